@@ -1,0 +1,64 @@
+# grain-stories: everything a fresh Debian 12 machine needs, from this file alone.
+SHELL := /bin/bash
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PYTHON ?= python3
+PORT ?= 8080
+DATA ?= ./data
+
+# Debian packages the build links against, and the tools tests and benchmarks use.
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip
+TEST_PACKAGES := curl python3-pip
+BENCH_PACKAGES := wrk
+
+# Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
+# see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
+SKIMAGE_VERSION := 0.24.0
+DEMO_PHOTOS := .build/demo-photos
+DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
+
+.PHONY: run test deps test-deps bench-deps build release demo-photos clean
+
+run: deps demo-photos build
+	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
+
+test: deps test-deps demo-photos
+	$(SWIFT) build --build-tests
+	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# apt-get runs only when something is missing, so repeated runs stay fast and offline.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(TEST_PACKAGES))
+
+bench-deps:
+	$(call apt_install,$(BENCH_PACKAGES))
+
+demo-photos: $(DEMO_PHOTOS)/.complete
+
+$(DEMO_PHOTOS)/.complete:
+	@mkdir -p $(DEMO_PHOTOS) .build/wheels
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --dest .build/wheels \
+		--platform manylinux2014_x86_64 --python-version 3.11 scikit-image==$(SKIMAGE_VERSION)
+	unzip -q -o -j .build/wheels/scikit_image-$(SKIMAGE_VERSION)-*.whl \
+		$(addprefix skimage/data/,$(DEMO_FILES)) -d $(DEMO_PHOTOS)
+	@touch $@
+
+clean:
+	rm -rf .build

@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Every library target builds in Swift 6 language mode with these upcoming features on.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "grain-stories",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "grain-stories", targets: ["grain-stories"])
+    ],
+    targets: [
+        // C libraries from Debian, each wrapped by exactly one Swift module.
+        .target(
+            name: "CMicroHTTPD",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Layers.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
+        .target(name: "HTMLRendering", swiftSettings: strict),
+        .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
+        .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
+        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .target(
+            name: "Backend",
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "App",
+            dependencies: ["HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "grain-stories", dependencies: ["App"], swiftSettings: strict),
+
+        // Tests mirror Sources/.
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
+        .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
+        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"]),
+    ]
+)

@@ -1,0 +1,10 @@
+#include <openssl/evp.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/err.h>
+#include <openssl/core_names.h>
+#include <openssl/param_build.h>
+#include <openssl/kdf.h>

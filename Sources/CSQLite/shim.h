@@ -1,0 +1,4 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sqlite3.h>

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A SQLite database file in WAL mode: one writer connection behind a lock, and a pool of readers
+/// so that reads never wait for a write to finish.
+public final class Database: Sendable {
+    public let path: String
+    private let writer: Mutex<Connection>
+    private let readers = Mutex<[Connection]>([])
+
+    /// Opens (creating if needed) the database at `path` and switches it to WAL.
+    public init(path: String) throws(StorageError) {
+        self.path = path
+        let connection = try Connection(path: path, readOnly: false)
+        try connection.executeScript(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        writer = Mutex(connection)
+    }
+
+    /// Runs `body` inside one write transaction (BEGIN IMMEDIATE), committing on return and rolling
+    /// back on a thrown error, so a failure never leaves half a change behind.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.withLock { connection in
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let result = try body(connection)
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a reader connection; it sees the last committed state.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        let connection = try checkoutReader()
+        defer { readers.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
+    /// Applies each schema step whose index is at or above `PRAGMA user_version`, in one transaction each.
+    public func migrate(_ steps: [String]) throws {
+        try writer.withLock { connection in
+            let current = try connection.queryOne("PRAGMA user_version")?.int("user_version") ?? 0
+            for (index, step) in steps.enumerated() where index >= current {
+                try connection.execute("BEGIN IMMEDIATE")
+                do {
+                    try connection.executeScript(step)
+                    try connection.executeScript("PRAGMA user_version = \(index + 1)")
+                    try connection.execute("COMMIT")
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func checkoutReader() throws(StorageError) -> Connection {
+        if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
+        let connection = try Connection(path: path, readOnly: true)
+        return connection
+    }
+}
