@@ -1,0 +1,24 @@
+# grain-stories on Debian 12 with the Swift 6.3 toolchain.
+# Build: docker build -t grain-stories .   Run: docker run -p 8080:8080 -v stories:/data grain-stories
+FROM swift:6.3-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends \
+        pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+RUN swift build -c release --static-swift-stdlib --product grain-stories
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends \
+        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --home /data grain
+COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
+COPY Templates /app/Templates
+COPY Public /app/Public
+WORKDIR /app
+USER grain
+VOLUME /data
+EXPOSE 8080
+ENTRYPOINT ["grain-stories", "serve", "--host", "0.0.0.0", "--port", "8080", "--data", "/data"]

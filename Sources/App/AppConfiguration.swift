@@ -1,0 +1,36 @@
+import Foundation
+
+/// Everything `grain-stories serve` can be told, with defaults for a household box.
+public struct AppConfiguration: Sendable {
+    /// The address to listen on; `0.0.0.0` to accept other machines on the network.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (tests).
+    public var port: UInt16 = 8080
+    /// All state lives here: SQLite files, blobs, keys.
+    public var dataDirectory = "./data"
+    /// A remote hatk server (grain.social or self-hosted). When nil the embedded backend serves.
+    public var appview: URL?
+    /// The origin browsers use to reach us; defaults to `http://<host>:<port>`.
+    public var publicURL: String?
+    public var templatesDirectory = "./Templates"
+    public var publicDirectory = "./Public"
+    /// Re-read templates and static files on change.
+    public var development = false
+    /// Seed the demo household into an empty data directory.
+    public var demo = false
+    /// Where the demo's sample photographs are (see `make demo-photos`).
+    public var demoPhotosDirectory = "./.build/demo-photos"
+    /// Household handles end in this domain: `maya.home.test`.
+    public var handleDomain = "home.test"
+    /// How long one call to the hatk server may take.
+    public var upstreamTimeout: TimeInterval = 10
+
+    public init() {}
+
+    /// The public origin once the server's port is known.
+    func resolvedPublicURL(port: UInt16) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let host = (self.host == "0.0.0.0" || self.host == "::") ? "127.0.0.1" : self.host
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}

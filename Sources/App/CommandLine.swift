@@ -1,0 +1,75 @@
+import Foundation
+
+/// Parses `grain-stories` arguments into a command; errors carry the usage text.
+public enum Command: Sendable {
+    case serve(AppConfiguration)
+    case help
+
+    public struct UsageError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let usage = """
+        Usage: grain-stories serve [options]
+
+          --host ADDRESS        address to listen on (default 127.0.0.1)
+          --port N              port to listen on (default 8080; 0 = any free port)
+          --data DIR            data directory for SQLite, blobs and keys (default ./data)
+          --demo                seed a demo household into an empty data directory
+          --demo-photos DIR     sample photographs for --demo (default ./.build/demo-photos)
+          --appview URL         use a remote hatk server (e.g. https://grain.social); turns the embedded backend off
+          --public-url URL      the origin browsers use to reach this server
+          --handle-domain NAME  domain of household handles (default home.test)
+          --templates DIR       HTML templates (default ./Templates)
+          --public DIR          static files (default ./Public)
+          --upstream-timeout S  seconds one call to the hatk server may take (default 10)
+          --dev                 re-read templates and static files when they change
+        """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let verb = arguments.first else { return .help }
+        switch verb {
+        case "help", "--help", "-h": return .help
+        case "serve": return .serve(try parseServe(Array(arguments.dropFirst())))
+        default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
+        }
+    }
+
+    static func parseServe(_ arguments: [String]) throws(UsageError) -> AppConfiguration {
+        var config = AppConfiguration()
+        var rest = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw UsageError(description: "\(flag) needs a value") }
+            return v
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--host": config.host = try value(flag)
+            case "--port":
+                guard let port = UInt16(try value(flag)) else { throw UsageError(description: "--port takes 0 to 65535") }
+                config.port = port
+            case "--data": config.dataDirectory = try value(flag)
+            case "--demo": config.demo = true
+            case "--demo-photos": config.demoPhotosDirectory = try value(flag)
+            case "--appview":
+                let raw = try value(flag)
+                guard let url = URL(string: raw), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                    throw UsageError(description: "--appview needs an http(s) URL, got \(raw)")
+                }
+                config.appview = url
+            case "--public-url": config.publicURL = try value(flag)
+            case "--handle-domain": config.handleDomain = try value(flag)
+            case "--templates": config.templatesDirectory = try value(flag)
+            case "--public": config.publicDirectory = try value(flag)
+            case "--upstream-timeout":
+                guard let seconds = Double(try value(flag)), seconds > 0 else {
+                    throw UsageError(description: "--upstream-timeout takes a positive number of seconds")
+                }
+                config.upstreamTimeout = seconds
+            case "--dev": config.development = true
+            default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
+            }
+        }
+        return config
+    }
+}

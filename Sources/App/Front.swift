@@ -1,0 +1,130 @@
+import ATProto
+import Foundation
+import HTTPServer
+import HatkClient
+import Synchronization
+
+/// The front's handlers: each reads through the hatk client, builds a page model and renders it.
+final class Front: Sendable {
+    let pages: PageRenderer
+    let clock: @Sendable () -> UTCTime
+    private let upstream: Mutex<(any StoryReading)?>
+
+    init(pages: PageRenderer, clock: @escaping @Sendable () -> UTCTime) {
+        self.pages = pages
+        self.clock = clock
+        upstream = Mutex(nil)
+    }
+
+    /// Set once the upstream's address is known (the embedded backend's port is only known after binding).
+    func connect(_ reader: any StoryReading) {
+        upstream.withLock { $0 = reader }
+    }
+
+    var reader: any StoryReading {
+        get throws {
+            guard let reader = upstream.withLock({ $0 }) else { throw HTTPError(.serviceUnavailable, "Starting up") }
+            return reader
+        }
+    }
+
+    func register(on router: inout Router) {
+        for (kind, pattern) in SiteURL.patterns {
+            router.on(.get, pattern) { [self] request in
+                do {
+                    return try await self.handle(kind, request)
+                } catch let error as HatkError {
+                    return try self.upstreamFailure(error, request: request)
+                }
+            }
+        }
+    }
+
+    private func handle(_ kind: SiteURL.Kind, _ request: Request) async throws -> Response {
+        switch kind {
+        case .home: return try await home()
+        case .stories: return try await stories(request)
+        case .story: return try await story(request)
+        case .profile: return try await profile(request)
+        case .create: return try create()
+        case .healthz: return .text("ok")
+        }
+    }
+
+    func home() async throws -> Response {
+        let model = try await HomePage.query(try reader)
+        return try pages.render("home", title: "Stories", model: model)
+    }
+
+    /// `/stories/<actor>`: picks the story to open and redirects to its permalink.
+    func stories(_ request: Request) async throws -> Response {
+        let actor = try request.parameters.require("actor")
+        let reader = try self.reader
+        guard let did = try await resolve(actor, reader) else {
+            return try notFound("No one called \(actor) is here.")
+        }
+        let stories = try await reader.stories(of: did)
+        guard let chosen = request.query("at") == "last" ? stories.last : stories.first else {
+            return try notFound("\(actor) has no stories from the last 24 hours.")
+        }
+        let target = SiteURL.story(did: did.rawValue, rkey: chosen.rkey)
+        return .redirect(to: target.with([("from", SiteURL.localPath(request.query("from")))]), status: .found)
+    }
+
+    func story(_ request: Request) async throws -> Response {
+        let rawDID = try request.parameters.require("did")
+        let rkey = try request.parameters.require("rkey")
+        let reader = try self.reader
+        guard let did = try await resolve(rawDID, reader), RecordKey.isValid(rkey) else {
+            return try notFound("This story does not exist.")
+        }
+        if did.rawValue != rawDID {
+            // Grain's permalinks name a DID; a handle is accepted and redirected to the canonical form.
+            return .redirect(to: SiteURL.story(did: did.rawValue, rkey: rkey).path, status: .movedPermanently)
+        }
+        guard
+            let model = try await StoryPage.query(
+                did: did, rkey: rkey, from: request.query("from"), reader: reader, now: clock())
+        else { return try notFound("This story does not exist, or it was deleted.") }
+        return try pages.render(
+            "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"],
+            bodyClass: "viewer-page")
+    }
+
+    func profile(_ request: Request) async throws -> Response {
+        let actor = try request.parameters.require("actor")
+        guard let model = try await ProfilePage.query(actor: actor, reader: try reader, now: clock()) else {
+            return try notFound("No one called \(actor) is here.")
+        }
+        return try pages.render("profile", title: model.author.name, model: model)
+    }
+
+    func create() throws -> Response {
+        try pages.render("create", title: "New story", model: ["homeHref": SiteURL.home.path])
+    }
+
+    /// A DID as is; a handle through the upstream's profile lookup.
+    func resolve(_ actor: String, _ reader: any StoryReading) async throws(HatkError) -> DID? {
+        if let did = DID.parse(actor) { return did }
+        guard Handle.isValid(actor), let profile = try await reader.profile(actor) else { return nil }
+        return DID.parse(profile.did)
+    }
+
+    func notFound(_ message: String) throws -> Response {
+        let model = ErrorPage.Model(status: 404, heading: "Not found", message: message)
+        return try pages.render("error", title: "Not found", model: model, status: .notFound)
+    }
+
+    func upstreamFailure(_ error: HatkError, request: Request) throws -> Response {
+        FileHandle.standardError.write(Data("upstream error: \(error)\n".utf8))
+        let status: HTTPStatus = error.kind == .timeout ? .gatewayTimeout : .badGateway
+        let retry = request.query.isEmpty ? request.path : request.path + "?" + request.query
+        let model = ErrorPage.Model(
+            status: status.code, heading: "Stories are not available right now",
+            message: error.kind == .timeout
+                ? "The story server is taking too long to answer. It may be busy; try again in a moment."
+                : "The story server could not be reached or sent something unexpected. Try again in a moment.",
+            retryHref: SiteURL.localPath(retry))
+        return try pages.render("error", title: "Unavailable", model: model, status: status)
+    }
+}

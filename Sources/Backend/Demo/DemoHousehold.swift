@@ -1,0 +1,133 @@
+import ATProto
+import Foundation
+import Imaging
+import Lexicon
+
+/// Seeds an empty backend with a small household: three members with avatars and a day of stories
+/// made from real photographs, so that `grain-stories serve --demo` shows something true to life.
+public enum DemoHousehold {
+    /// One photograph to publish, optionally cropped (fractions of the source) to vary aspect ratios.
+    struct Shot {
+        var file: String
+        var crop: (x: Double, y: Double, width: Double, height: Double)? = nil
+        var hoursAgo: Double
+        var place: Place? = nil
+    }
+
+    /// A place a demo story was taken; the H3 cells are resolution 10, computed with Uber's h3 4.x.
+    struct Place {
+        var name: String
+        var cell: String
+        var address: Address
+    }
+
+    struct Member {
+        var name: String
+        var displayName: String
+        var avatar: Shot
+        var shots: [Shot]
+    }
+
+    static let lisbon = Place(
+        name: "Miradouro de Santa Luzia", cell: "8a3933676d0ffff",
+        address: Address(country: "PT", region: "Lisboa", locality: "Lisbon", name: "Miradouro de Santa Luzia"))
+    static let sintra = Place(
+        name: "Sintra", cell: "8a3933706bb7fff", address: Address(country: "PT", region: "Lisboa", locality: "Sintra"))
+    static let liberty = Place(
+        name: "Liberty Island", cell: "8a2a1072b59ffff",
+        address: Address(country: "US", region: "New York", locality: "New York", name: "Liberty Island"))
+
+    /// The photo files, from scikit-image's sample data (public domain or CC0; see docs/demo-photos.md).
+    static let members: [Member] = [
+        Member(
+            name: "maya", displayName: "Maya Costa",
+            avatar: Shot(file: "astronaut.png", crop: (0.30, 0.02, 0.42, 0.42), hoursAgo: 0),
+            shots: [
+                Shot(file: "rocket.jpg", hoursAgo: 22.5, place: liberty),
+                Shot(file: "astronaut.png", crop: (0.05, 0.0, 0.75, 1.0), hoursAgo: 9),
+                Shot(file: "hubble_deep_field.jpg", hoursAgo: 3.2),
+                Shot(file: "coffee.png", crop: (0.25, 0.0, 0.40, 1.0), hoursAgo: 0.6, place: lisbon),
+            ]),
+        Member(
+            name: "jonas", displayName: "Jonas Weber",
+            avatar: Shot(file: "coffee.png", crop: (0.20, 0.05, 0.60, 0.90), hoursAgo: 0),
+            shots: [
+                Shot(file: "coffee.png", hoursAgo: 30, place: lisbon),  // older than a day: must not show
+                Shot(file: "camera.png", hoursAgo: 14, place: sintra),
+                Shot(file: "retina.jpg", crop: (0.0, 0.2, 1.0, 0.56), hoursAgo: 5.5),
+                Shot(file: "chelsea.png", crop: (0.1, 0.0, 0.5, 1.0), hoursAgo: 1.5),
+            ]),
+        Member(
+            name: "ines", displayName: "Inês",
+            avatar: Shot(file: "chelsea.png", crop: (0.45, 0.0, 0.45, 0.68), hoursAgo: 0),
+            shots: [
+                Shot(file: "chelsea.png", hoursAgo: 11, place: sintra),
+                Shot(file: "hubble_deep_field.jpg", crop: (0.0, 0.3, 1.0, 0.5), hoursAgo: 2.1),
+            ]),
+    ]
+
+    public struct SeedError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Seeds the household unless the backend already has accounts. Returns the handles created.
+    /// - Parameters:
+    ///   - photos: the folder holding the sample photographs (`make demo-photos` fills one).
+    ///   - handleDomain: the domain handles end in, e.g. `home.test` gives `maya.home.test`.
+    @discardableResult
+    public static func seed(into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime) throws
+        -> [String]
+    {
+        guard try backend.store.accountCount() == 0 else { return [] }
+        for member in members {
+            for shot in [member.avatar] + member.shots where !FileManager.default.fileExists(atPath: photos + "/" + shot.file) {
+                throw SeedError(description: "demo photo \(shot.file) is missing from \(photos); run `make demo-photos`")
+            }
+        }
+        var handles: [String] = []
+        for member in members {
+            let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", now: now)
+            handles.append(account.handle)
+            let avatar = try publish(member.avatar, from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
+            let profile = ProfileRecord(
+                displayName: member.displayName, avatar: avatar.ref, createdAt: now.adding(seconds: -86400 * 30).iso8601)
+            try backend.store.putRecord(
+                did: account.did, collection: ProfileRecord.collection, rkey: "self",
+                value: try JSONValue(encoding: profile), now: now)
+            for shot in member.shots {
+                let created = now.adding(seconds: -shot.hoursAgo * 3600)
+                let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
+                var record = StoryRecord(
+                    media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height),
+                    createdAt: created.iso8601)
+                if let place = shot.place {
+                    record.location = HThreeLocation(value: place.cell, name: place.name)
+                    record.address = place.address
+                }
+                try backend.store.putRecord(
+                    did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record),
+                    now: created)
+            }
+        }
+        return handles
+    }
+
+    /// Decodes, crops, fits and re-encodes a photo as JPEG, then stores it as a blob of `did`.
+    private static func publish(_ shot: Shot, from photos: String, maxEdge: Int, for did: DID, in backend: EmbeddedBackend, now: UTCTime)
+        throws -> (ref: BlobRef, width: Int, height: Int)
+    {
+        let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photos + "/" + shot.file)))
+        var image = try Imaging.decode(source)
+        if let crop = shot.crop {
+            image = image.cropped(
+                x: Int(Double(image.width) * crop.x), y: Int(Double(image.height) * crop.y),
+                width: max(1, Int(Double(image.width) * crop.width)),
+                height: max(1, Int(Double(image.height) * crop.height)))
+        }
+        image = image.resizedToFit(maxWidth: maxEdge, maxHeight: maxEdge)
+        let jpeg = try Imaging.encodeJPEG(image, quality: 88)
+        let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
+        try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
+        return (BlobRef(cid: blob.cid, mimeType: blob.mimeType, size: blob.size), image.width, image.height)
+    }
+}

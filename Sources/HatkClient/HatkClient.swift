@@ -1,0 +1,103 @@
+import ATProto
+import Foundation
+import Lexicon
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A typed XRPC client for a hatk server: grain.social, a self-hosted hatk, or our embedded backend,
+/// always over HTTP so that every deployment runs the same code path.
+public final class HatkClient: StoryReading {
+    public let baseURL: URL
+    private let session: URLSession
+
+    /// - Parameters:
+    ///   - baseURL: the server's origin, such as `https://grain.social`.
+    ///   - timeout: how long one call may take before it fails with `.timeout`.
+    public init(baseURL: URL, timeout: TimeInterval = 10) {
+        self.baseURL = baseURL
+        // Ephemeral: a shared session would store cookies and send them to the upstream unasked.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 64
+        session = URLSession(configuration: configuration)
+    }
+
+    public func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
+        let output: StoryAuthorsOutput = try await query("social.grain.unspecced.getStoryAuthors", [])
+        return output.authors
+    }
+
+    public func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
+        let output: StoriesOutput = try await query("social.grain.unspecced.getStories", [("actor", actor.rawValue)])
+        return output.stories
+    }
+
+    public func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
+        let output: StoryOutput = try await query("social.grain.unspecced.getStory", [("story", uri.description)])
+        return output.story
+    }
+
+    public func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
+        var parameters = [("actor", actor.rawValue), ("limit", String(limit))]
+        if let cursor { parameters.append(("cursor", cursor)) }
+        return try await query("social.grain.unspecced.getStoryArchive", parameters)
+    }
+
+    public func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {
+        do {
+            let output: ProfileViewDetailed = try await query(
+                "social.grain.unspecced.getActorProfile", [("actor", actor)])
+            return output
+        } catch let error {
+            // hatk answers an unknown actor with a 400 "Actor not found"; an unparsable one likewise.
+            if case .http(let status, _) = error.kind, status == 400 || status == 404 { return nil }
+            throw error
+        }
+    }
+
+    /// One XRPC query: `GET /xrpc/<nsid>?…`, decoded into `Output`.
+    public func query<Output: Decodable>(_ nsid: String, _ parameters: [(String, String)]) async throws(HatkError)
+        -> Output
+    {
+        var components = URLComponents(url: baseURL.appendingPathComponent("xrpc/\(nsid)"), resolvingAgainstBaseURL: false)!
+        if !parameters.isEmpty {
+            components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+            // URLComponents leaves '+' alone, which servers read as a space.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        }
+        var request = URLRequest(url: components.url!)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, status) = try await send(request, nsid: nsid)
+        return try decode(Output.self, data: data, status: status, nsid: nsid)
+    }
+
+    func send(_ request: URLRequest, nsid: String) async throws(HatkError) -> (Data, Int) {
+        do {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        } catch let error as URLError where error.code == .timedOut {
+            throw HatkError(kind: .timeout, endpoint: nsid)
+        } catch {
+            throw HatkError(kind: .unreachable, endpoint: nsid, detail: "\(error.localizedDescription)")
+        }
+    }
+
+    func decode<Output: Decodable>(_ type: Output.Type, data: Data, status: Int, nsid: String) throws(HatkError)
+        -> Output
+    {
+        guard (200..<300).contains(status) else {
+            let body = try? JSONDecoder().decode(XRPCErrorBody.self, from: data)
+            throw HatkError(kind: .http(status: status, error: body?.error ?? "no error body"), endpoint: nsid)
+        }
+        do {
+            return try JSONDecoder().decode(Output.self, from: data)
+        } catch {
+            throw HatkError(kind: .malformed, endpoint: nsid, detail: "\(error)")
+        }
+    }
+}

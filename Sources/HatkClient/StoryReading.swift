@@ -1,0 +1,16 @@
+import ATProto
+import Lexicon
+
+/// The reads every page needs, whichever hatk server answers them.
+public protocol StoryReading: Sendable {
+    /// Authors with stories from the last 24 hours, newest first.
+    func storyAuthors() async throws(HatkError) -> [StoryAuthor]
+    /// One author's active stories, oldest first (play order).
+    func stories(of actor: DID) async throws(HatkError) -> [StoryView]
+    /// One story by URI, expired or not; nil when it does not exist.
+    func story(_ uri: ATURI) async throws(HatkError) -> StoryView?
+    /// Every story of an author, newest first, a page at a time.
+    func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput
+    /// A profile by DID or handle; nil when the actor is unknown.
+    func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed?
+}

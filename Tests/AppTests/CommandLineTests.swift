@@ -1,0 +1,23 @@
+import App
+import Testing
+
+struct CommandLineTests {
+    @Test("serve options parse into the configuration")
+    func parsesServe() throws {
+        guard case .serve(let c) = try Command.parse(["serve", "--demo", "--port", "0", "--data", "/tmp/x", "--appview", "https://grain.social", "--dev"]) else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(c.demo && c.development)
+        #expect(c.port == 0)
+        #expect(c.dataDirectory == "/tmp/x")
+        #expect(c.appview?.absoluteString == "https://grain.social")
+    }
+
+    @Test("bad arguments give a usage error naming the problem")
+    func badArguments() {
+        for args in [["serve", "--port", "http"], ["serve", "--bogus"], ["launch"], ["serve", "--appview", "ftp://x"], ["serve", "--data"]] {
+            #expect(throws: Command.UsageError.self, "\(args)") { try Command.parse(args) }
+        }
+    }
+}

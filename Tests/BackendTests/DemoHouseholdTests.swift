@@ -1,0 +1,59 @@
+import ATProto
+import Backend
+import Foundation
+import Lexicon
+import Testing
+
+/// The demo photos come from `make demo-photos`; `make test` fetches them before running tests.
+let demoPhotos: String = {
+    if let path = ProcessInfo.processInfo.environment["GRAIN_DEMO_PHOTOS"] { return path }
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return repo.appendingPathComponent(".build/demo-photos").path
+}()
+
+struct DemoHouseholdTests {
+    @Test("the demo seeds three members with avatars and 2–5 active stories each from real photographs")
+    func seedsHousehold() async throws {
+        let f = try BackendFixture()
+        let handles = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
+        #expect(handles.count == 3)
+        let authors = try #require(try await f.xrpc("social.grain.unspecced.getStoryAuthors").json?.decode(as: StoryAuthorsOutput.self)).authors
+        #expect(authors.count == 3)
+        var ratios = Set<String>()
+        var located = 0
+        for author in authors {
+            #expect((2...5).contains(author.storyCount))
+            #expect(author.profile.avatar != nil)
+            #expect(author.profile.displayName != nil)
+            let stories = try #require(try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(author.profile.did))").json?.decode(as: StoriesOutput.self)).stories
+            #expect(stories.count == author.storyCount)
+            for story in stories {
+                ratios.insert("\(story.aspectRatio.width)x\(story.aspectRatio.height)")
+                if story.location != nil { located += 1 }
+                #expect(story.expired == false)
+            }
+        }
+        #expect(ratios.count >= 5, "aspect ratios vary: \(ratios)")
+        #expect(located >= 2)
+    }
+
+    @Test("the demo includes a story older than 24 hours that the strip does not show")
+    func oldStoryHidden() async throws {
+        let f = try BackendFixture()
+        try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
+        let jonas = try #require(try f.backend.store.account("jonas.home.test"))
+        let archive = try #require(try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)).stories
+        let active = try #require(try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)).stories
+        #expect(archive.count == active.count + 1)
+        #expect(archive.filter { $0.expired == true }.count == 1)
+    }
+
+    @Test("seeding twice does nothing the second time")
+    func seedingIsIdempotent() throws {
+        let f = try BackendFixture()
+        try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
+        let again = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
+        #expect(again.isEmpty)
+        #expect(try f.backend.store.accountCount() == 3)
+    }
+}
