@@ -10,19 +10,23 @@ public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
     let clock: @Sendable () -> UTCTime
+    let authenticator: (any ViewerAuthenticator)?
     private let baseURL: Mutex<String>
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
     ///   - publicURL: the origin browsers reach us at, for absolute image URLs in views.
     ///   - clock: the current time; tests pass a fixed one to check the 24-hour window.
+    ///   - authenticator: who a write acts for; without one every write answers 401.
     public init(
-        dataDirectory: String, publicURL: String, clock: @escaping @Sendable () -> UTCTime = { .now }
+        dataDirectory: String, publicURL: String, clock: @escaping @Sendable () -> UTCTime = { .now },
+        authenticator: (any ViewerAuthenticator)? = nil
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         store = try BackendStore(path: dataDirectory + "/backend.sqlite")
         blobs = try BlobStore(directory: dataDirectory)
         self.clock = clock
+        self.authenticator = authenticator
         baseURL = Mutex(Self.trimmed(publicURL))
     }
 
@@ -43,6 +47,10 @@ public final class EmbeddedBackend: Sendable {
     public func register(on router: inout Router) {
         router.on(.get, "/xrpc/:nsid") { [self] request in
             try await self.query(request)
+        }
+        // Room for the largest blob plus a little: the limit is enforced while the body streams in.
+        router.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024) { [self] request in
+            try await self.procedure(request)
         }
         router.on(.options, "/xrpc/:nsid") { _ in
             Response(status: .ok, headers: XRPC.corsHeaders)

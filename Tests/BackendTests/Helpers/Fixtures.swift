@@ -25,7 +25,9 @@ struct BackendFixture {
         clock = TestClock()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
-        backend = try EmbeddedBackend(dataDirectory: directory, publicURL: "http://stories.test", clock: { clock.now })
+        backend = try EmbeddedBackend(
+            dataDirectory: directory, publicURL: "http://stories.test", clock: { clock.now },
+            authenticator: HeaderAuthenticator())
         var router = Router()
         backend.register(on: &router)
         self.router = router
@@ -89,4 +91,29 @@ struct BackendFixture {
 
 func encode(_ s: String) -> String {
     s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
+}
+
+/// Test-only: the viewer is whatever DID the `X-Test-Viewer` header names.
+struct HeaderAuthenticator: ViewerAuthenticator {
+    func viewer(for request: Request) async -> DID? {
+        request.headers["X-Test-Viewer"].flatMap(DID.parse)
+    }
+}
+
+extension BackendFixture {
+    /// POSTs to an XRPC procedure in process, as `viewer` when given.
+    func post(_ nsid: String, as viewer: DID?, contentType: String = "application/json", body: [UInt8]) async
+        -> (status: Int, json: JSONValue?)
+    {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let viewer { headers["X-Test-Viewer"] = viewer.rawValue }
+        let response = await router.respond(to: Request(method: .post, path: "/xrpc/\(nsid)", headers: headers, body: body))
+        var json: JSONValue?
+        if case .bytes(let bytes) = response.body { json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+        return (response.status.code, json)
+    }
+
+    func post(_ nsid: String, as viewer: DID?, json: JSONValue) async -> (status: Int, json: JSONValue?) {
+        await post(nsid, as: viewer, body: Array(try! JSONEncoder().encode(json)))
+    }
 }

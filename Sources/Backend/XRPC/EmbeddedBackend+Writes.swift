@@ -1,0 +1,105 @@
+import ATProto
+import Foundation
+import HTTPServer
+import Lexicon
+import Storage
+
+/// `dev.hatk.*` write procedures, each acting only in the authenticated viewer's own repo.
+extension EmbeddedBackend {
+    /// Largest blob accepted: the story lexicon's `media.maxSize`.
+    public static let maxBlobSize = 5_000_000
+
+    struct WriteInput: Decodable {
+        var collection: String
+        var repo: String?
+        var rkey: String?
+        var record: JSONValue?
+    }
+
+    func procedure(_ request: Request) async throws -> Response {
+        let nsid = try request.parameters.require("nsid")
+        guard ["dev.hatk.uploadBlob", "dev.hatk.createRecord", "dev.hatk.putRecord", "dev.hatk.deleteRecord"].contains(nsid)
+        else { return XRPC.error(.notFound, "Method not found: \(nsid)") }
+        guard let viewer = await authenticator?.viewer(for: request) else {
+            return XRPC.error(.unauthorized, "Authentication required")
+        }
+        if nsid == "dev.hatk.uploadBlob" { return try uploadBlob(request, viewer: viewer) }
+        guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
+            return XRPC.error(.unsupportedMediaType, "Expected a JSON body (Content-Type: application/json)")
+        }
+        let input: WriteInput
+        do {
+            input = try JSONDecoder().decode(WriteInput.self, from: Data(request.body))
+        } catch {
+            return XRPC.error(.badRequest, "InvalidRequest: the body is not the expected JSON object")
+        }
+        if let repo = input.repo, repo != viewer.rawValue, nsid == "dev.hatk.deleteRecord" {
+            return XRPC.error(.forbidden, "You can only delete your own records")
+        }
+        switch nsid {
+        case "dev.hatk.deleteRecord": return try deleteRecord(input, viewer: viewer)
+        case "dev.hatk.putRecord": return try writeRecord(input, viewer: viewer, replace: true)
+        default: return try writeRecord(input, viewer: viewer, replace: false)
+        }
+    }
+
+    func uploadBlob(_ request: Request, viewer: DID) throws -> Response {
+        let mimeType = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+        guard !request.body.isEmpty else { return XRPC.error(.badRequest, "The upload is empty") }
+        guard ["image/jpeg", "image/png"].contains(mimeType) else {
+            return XRPC.error(.unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
+        }
+        guard request.body.count <= Self.maxBlobSize else {
+            return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
+        }
+        let stored: BlobStore.StoredBlob
+        do {
+            stored = try blobs.store(request.body, mimeType: mimeType)
+        } catch let error as BlobStore.BlobError {
+            return XRPC.error(.badRequest, error.description)
+        }
+        try store.recordBlob(did: viewer, cid: stored.cid, mimeType: mimeType, size: stored.size, now: clock())
+        return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
+    }
+
+    func writeRecord(_ input: WriteInput, viewer: DID, replace: Bool) throws -> Response {
+        guard let record = input.record else { return XRPC.error(.badRequest, "InvalidRequest: record is required") }
+        if let rkey = input.rkey, !RecordKey.isValid(rkey) { return XRPC.error(.badRequest, "InvalidRequest: bad rkey") }
+        if replace && input.rkey == nil { return XRPC.error(.badRequest, "InvalidRequest: rkey is required") }
+        do {
+            try RecordValidator.validate(record, collection: input.collection)
+        } catch {
+            return XRPC.error(.badRequest, error.description)
+        }
+        // A record may only point at blobs its author uploaded.
+        for (path, blob) in [("record/media", record["media"]), ("record/avatar", record["avatar"])] {
+            guard let cid = blob?["ref"]?["$link"]?.stringValue else { continue }
+            guard try store.blobMimeType(did: viewer.rawValue, cid: cid) != nil else {
+                return XRPC.error(.badRequest, "InvalidRecord: \(path): blob \(cid) was not uploaded by this account")
+            }
+        }
+        var value = record
+        if case .object(var fields) = value, fields["$type"] == nil {
+            fields["$type"] = .string(input.collection)
+            value = .object(fields)
+        }
+        let rkey = input.collection == ProfileRecord.collection ? (input.rkey ?? "self") : input.rkey
+        do {
+            let output = try store.putRecord(
+                did: viewer, collection: input.collection, rkey: rkey, value: value, replace: replace, now: clock())
+            return XRPC.json(output)
+        } catch let error as StorageError where error.isConstraintViolation {
+            return XRPC.error(.conflict, "A record with this key already exists")
+        }
+    }
+
+    func deleteRecord(_ input: WriteInput, viewer: DID) throws -> Response {
+        guard let rkey = input.rkey, RecordKey.isValid(rkey) else {
+            return XRPC.error(.badRequest, "InvalidRequest: rkey is required")
+        }
+        try store.deleteRecord(did: viewer, collection: input.collection, rkey: rkey)
+        return XRPC.json([String: String]())
+    }
+}
