@@ -16,12 +16,12 @@ SKIMAGE_VERSION := 0.24.0
 DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
-.PHONY: run test deps test-deps bench-deps build release demo-photos clean
+.PHONY: run test deps test-deps test-python bench-deps build release demo-photos clean
 
 run: deps demo-photos build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps demo-photos
+test: deps test-deps test-python demo-photos
 	$(SWIFT) build --build-tests
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build
 
@@ -46,6 +46,10 @@ deps:
 
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
+
+# Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints).
+test-python:
+	@$(PYTHON) -c "import jwcrypto" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -8,3 +8,4 @@
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
 #include <openssl/kdf.h>
+#include <openssl/hmac.h>
