@@ -1,0 +1,49 @@
+import Foundation
+
+/// Listening address and the limits that protect the server from slow or greedy clients.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: a numeric IPv4 or IPv6 address, or a host name.
+    public var host: String = "127.0.0.1"
+    /// The port to bind; 0 picks any free port (read it from `HTTPServer.port`).
+    public var port: UInt16 = 8080
+    /// Worker threads polling connections. Handlers run on Swift tasks, never on these threads.
+    public var threadCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Seconds of inactivity after which a connection is closed (defends against slow-loris clients).
+    public var connectionTimeout: Int = 30
+    /// The most connections open at once.
+    public var connectionLimit: Int = 1024
+    /// The most connections open at once from one IP address; 0 sets no limit. Useless behind a reverse proxy.
+    public var perIPConnectionLimit: Int = 0
+    /// Memory per connection in bytes; it bounds the request header size (larger headers are refused).
+    public var connectionMemoryLimit: Int = 64 * 1024
+    /// How long `shutdown()` waits for running handlers before dropping their connections.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Whether libmicrohttpd reports protocol errors (malformed requests, failed sends) on stderr.
+    public var logsProtocolErrors: Bool = true
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// Why the server could not start.
+public struct ServerError: Error, Sendable, CustomStringConvertible {
+    enum Code: Sendable {
+        case addressInUse
+        case bindFailed
+        case unresolvableHost
+        case daemonFailed
+        case alreadyStarted
+    }
+
+    let code: Code
+    /// A message naming the address and the cause.
+    public let description: String
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// Whether another process (or server) already listens on the requested port.
+    public var isAddressInUse: Bool { code == .addressInUse }
+}

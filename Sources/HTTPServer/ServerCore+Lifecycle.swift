@@ -1,0 +1,131 @@
+import CMicroHTTPD
+import Foundation
+
+extension ServerCore {
+    /// Binds the listening socket ourselves (for a precise error when the port is taken) and starts the daemon
+    /// on it: epoll with an internal thread pool, suspend/resume for async handlers, and the configured limits.
+    func start() throws(ServerError) {
+        let claimed = state.withLock { state in
+            guard state.phase == .idle else { return false }
+            state.phase = .serving
+            return true
+        }
+        guard claimed else {
+            throw ServerError(.alreadyStarted, "The server was already started; a server cannot be restarted")
+        }
+
+        let address = "\(configuration.host):\(configuration.port)"
+        var errorCode: Int32 = 0
+        var family: Int32 = 0
+        let backlog = Int32(clamping: min(max(configuration.connectionLimit, 128), 4096))
+        let fd = cmhd_listen(configuration.host, configuration.port, backlog, &errorCode, &family)
+        guard fd >= 0 else {
+            state.withLock { $0.phase = .idle }
+            if fd == -2 {
+                let reason = String(cString: gai_strerror(errorCode))
+                throw ServerError(.unresolvableHost, "Cannot listen on \(address): \(reason)")
+            }
+            if errorCode == EADDRINUSE {
+                throw ServerError(.addressInUse, "Cannot listen on \(address): the port is already in use")
+            }
+            throw ServerError(.bindFailed, "Cannot listen on \(address): \(String(cString: strerror(errorCode)))")
+        }
+
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if configuration.logsProtocolErrors {
+            flags |= MHD_USE_ERROR_LOG.rawValue
+        }
+        if family == AF_INET6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        var daemonConfig = cmhd_daemon_config(
+            flags: flags,
+            listen_fd: fd,
+            thread_pool_size: UInt32(clamping: configuration.threadCount),
+            connection_timeout: UInt32(clamping: configuration.connectionTimeout),
+            connection_limit: UInt32(clamping: configuration.connectionLimit),
+            per_ip_connection_limit: UInt32(clamping: configuration.perIPConnectionLimit),
+            connection_memory_limit: max(configuration.connectionMemoryLimit, 4096)
+        )
+        let context = Unmanaged.passRetained(self)
+        let daemon = cmhd_start_daemon(
+            &daemonConfig,
+            { cls, _, _ in
+                // Shutdown stops new connections here rather than with MHD_quiesce_daemon, which can abort the
+                // process in 0.9.75 ("Failed to remove listen FD from epoll set": a race over the listen socket's
+                // epoll registration in thread-pool mode, reproduced here in a start/quiesce stress loop). The
+                // socket stays open until MHD_stop_daemon, and new connections are closed on arrival.
+                guard let cls else { return .NO }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                return core.acceptsConnections.load(ordering: .relaxed) ? .YES : .NO
+            },
+            { cls, connection, _, method, _, uploadData, uploadSize, requestContext in
+                guard let cls, let connection, let method, let uploadSize, let exchangePointer = requestContext?.pointee
+                else { return .NO }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
+                return core.handleAccess(
+                    connection: connection, method: method, uploadData: uploadData, uploadSize: uploadSize,
+                    exchange: exchange)
+            },
+            { cls, _, requestContext, _ in
+                guard let cls, let requestContext, let exchangePointer = requestContext.pointee else { return }
+                requestContext.pointee = nil
+                Unmanaged<Exchange>.fromOpaque(exchangePointer).release()
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                core.openExchanges.subtract(1, ordering: .relaxed)
+            },
+            { cls, uri, _ in
+                // Called once per request with the raw target, before MHD decodes it; the exchange it returns
+                // is this request's context until the completion callback above releases it.
+                if let cls {
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().openExchanges.add(1, ordering: .relaxed)
+                }
+                let target = uri.map { String(cString: $0) } ?? "/"
+                return Unmanaged.passRetained(Exchange(target: target)).toOpaque()
+            },
+            context.toOpaque()
+        )
+        guard let daemon else {
+            // MHD usually closes a listen socket it was given when it fails; close it only if it did not.
+            if cmhd_fd_is_open(fd) != 0 {
+                close(fd)
+            }
+            context.release()
+            state.withLock { $0.phase = .idle }
+            throw ServerError(.daemonFailed, "libmicrohttpd could not start a daemon on \(address)")
+        }
+        let port = cmhd_socket_port(fd)
+        state.withLock { state in
+            state.daemon = DaemonHandle(pointer: daemon)
+            state.port = port
+        }
+    }
+
+    /// Stops accepting, waits up to `gracePeriod` for suspended handlers, resumes the rest, then stops the daemon
+    /// (which also closes the listening socket).
+    func shutdown(gracePeriod: Duration) async {
+        let daemon: DaemonHandle? = state.withLock { state in
+            guard state.phase == .serving, let daemon = state.daemon else { return nil }
+            state.phase = .draining
+            return daemon
+        }
+        guard let daemon else { return }
+        acceptsConnections.store(false, ordering: .relaxed)
+
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: gracePeriod)
+        while inFlightCount > 0, clock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        abandonSuspended()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                MHD_stop_daemon(daemon.pointer)
+                done.resume()
+            }
+        }
+        state.withLock { $0.daemon = nil }
+        Unmanaged.passUnretained(self).release()
+    }
+}

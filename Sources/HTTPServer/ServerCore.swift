@@ -1,0 +1,104 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// The daemon pointer; MHD's daemon functions are thread-safe.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// Everything the MHD callbacks reach through their closure pointer: the router, and the set of suspended
+/// connections that shutdown must resume before `MHD_stop_daemon` (which hangs otherwise).
+final class ServerCore: Sendable {
+    enum Phase: Sendable {
+        case idle
+        case serving
+        /// Shutting down: no new connections; handlers still run, and responses carry `Connection: close`.
+        case draining
+        /// Handlers are no longer started; requests get 503.
+        case stopped
+    }
+
+    struct State: Sendable {
+        var phase = Phase.idle
+        var daemon: DaemonHandle?
+        var port: UInt16 = 0
+        var suspended: [ObjectIdentifier: Exchange] = [:]
+    }
+
+    /// Bytes of an over-limit body read and dropped while waiting for the request to end, after which the
+    /// connection is closed instead of answered. MHD 0.9.75 refuses a response while the body is streaming
+    /// (`MHD_queue_response` fails), so a 413 can only be sent after the last chunk.
+    static let overflowAllowance = 64 * 1024
+
+    let router: Router
+    let configuration: ServerConfiguration
+    let state = Mutex(State())
+    /// Requests whose context MHD still holds; returns to 0 when every request has been completed or closed.
+    let openExchanges = Atomic<Int>(0)
+    /// Read by MHD's accept policy for every new connection, so it is an atomic rather than part of `state`.
+    let acceptsConnections = Atomic<Bool>(true)
+
+    init(configuration: ServerConfiguration, router: Router) {
+        self.configuration = configuration
+        self.router = router
+    }
+
+    var inFlightCount: Int { state.withLock { $0.suspended.count } }
+
+    /// Suspends `connection` and starts the handler task; returns false (the caller answers 503) once stopped.
+    func dispatch(_ request: Request, exchange: Exchange, connection: OpaquePointer) -> Bool {
+        let accepted = state.withLock { state in
+            guard state.phase == .serving || state.phase == .draining else { return false }
+            state.suspended[ObjectIdentifier(exchange)] = exchange
+            exchange.state.withLock { $0.connection = ConnectionHandle(pointer: connection) }
+            MHD_suspend_connection(connection)
+            return true
+        }
+        guard accepted else { return false }
+        let router = self.router
+        let task = Task {
+            let response = await router.respond(to: request)
+            self.complete(exchange, with: response)
+        }
+        exchange.attach(task)
+        return true
+    }
+
+    /// Stores the handler's response and resumes the connection; MHD then calls the access handler, which queues
+    /// it. Does nothing if shutdown already gave up on this exchange.
+    func complete(_ exchange: Exchange, with response: Response) {
+        state.withLock { state in
+            guard state.suspended.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return }
+            var response = response
+            if state.phase != .serving {
+                response.headers["Connection"] = "close"
+            }
+            let connection = exchange.state.withLock { exchangeState in
+                exchangeState.response = response
+                return exchangeState.connection
+            }
+            if let connection {
+                MHD_resume_connection(connection.pointer)
+            }
+        }
+    }
+
+    /// Resumes every suspended connection without a response and cancels its handler.
+    func abandonSuspended() {
+        let abandoned = state.withLock { state in
+            state.phase = .stopped
+            let exchanges = Array(state.suspended.values)
+            state.suspended.removeAll()
+            for exchange in exchanges {
+                if let connection = exchange.state.withLock({ $0.connection }) {
+                    MHD_resume_connection(connection.pointer)
+                }
+            }
+            return exchanges
+        }
+        for exchange in abandoned {
+            exchange.abandon()
+        }
+    }
+}
