@@ -1,0 +1,125 @@
+import ATProto
+import Backend
+import Crypto
+import Foundation
+import HTTPServer
+import Storage
+import Synchronization
+
+/// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
+/// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It is also the backend's
+/// ``ViewerAuthenticator``, checking those tokens on resource requests.
+public final class AuthServer: ViewerAuthenticator, Sendable {
+    let database: Database
+    let accounts: BackendStore
+    let configuration: AuthServerConfiguration
+    let clients: ClientPolicy
+    let signingKey: P256PrivateKey
+    /// The `kid` of the signing key in tokens and the JWKS: its thumbprint, so a future key gets a new one.
+    let keyID: String
+    let csrfSecret: [UInt8]
+    let clock: @Sendable () -> UTCTime
+    let renderSignIn: @Sendable (SignInPage) -> Response
+    private let issuerURL: Mutex<String>
+    /// Nil unless nonces are required (hatk issues none).
+    let nonces: Mutex<DPoPNonces?>
+    let limiter: Mutex<SignInRateLimiter>
+    /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
+    let decoyHash = Mutex<String?>(nil)
+
+    /// Opens (creating) `<dataDirectory>/auth.sqlite`. The ES256 token-signing key is generated once and stored
+    /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
+    /// - Parameters:
+    ///   - dataDirectory: Where `auth.sqlite` lives; created when missing.
+    ///   - configuration: Issuer, clients, lifetimes and limits.
+    ///   - accounts: The backend's household accounts (who may sign in, and their handles).
+    ///   - sealingKey: Encrypts the signing key and the CSRF secret at rest.
+    ///   - clock: The current time; tests advance it instead of sleeping.
+    ///   - renderSignIn: Turns the sign-in page model into HTML with the app's templates.
+    public init(
+        dataDirectory: String, configuration: AuthServerConfiguration, accounts: BackendStore, sealingKey: SealingKey,
+        clock: @escaping @Sendable () -> UTCTime = { .now },
+        renderSignIn: @escaping @Sendable (SignInPage) -> Response
+    ) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        database = try Database(path: dataDirectory + "/auth.sqlite")
+        try database.migrate(AuthSchema.migrations)
+        let keyBytes = try Self.secret("token-signing-key", in: database, sealingKey: sealingKey) {
+            P256PrivateKey().rawRepresentation
+        }
+        signingKey = try P256PrivateKey(rawRepresentation: keyBytes)
+        keyID = signingKey.publicKey.jwk.thumbprint
+        csrfSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
+        self.accounts = accounts
+        self.configuration = configuration
+        self.clients = ClientPolicy(registered: configuration.registeredClients)
+        self.clock = clock
+        self.renderSignIn = renderSignIn
+        issuerURL = Mutex(Self.trimmed(configuration.issuer))
+        let now = clock().seconds
+        nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
+        limiter = Mutex(
+            SignInRateLimiter(
+                limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
+    }
+
+    /// Replaces the issuer, for a server that learns its port only after binding.
+    public func setIssuer(_ issuer: String) {
+        issuerURL.withLock { $0 = Self.trimmed(issuer) }
+    }
+
+    /// The issuer URL, without a trailing slash.
+    public var issuer: String { issuerURL.withLock { $0 } }
+
+    /// Adds the OAuth endpoints: the two metadata documents, JWKS, PAR, authorize (GET and POST), token and
+    /// revocation, with CORS preflight answers for the endpoints clients call from scripts.
+    public func register(on router: inout Router) {
+        router.on(.get, "/.well-known/oauth-authorization-server") { [self] _ in metadataResponse() }
+        router.on(.get, "/.well-known/oauth-protected-resource") { [self] _ in protectedResourceResponse() }
+        router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
+        router.on(.post, "/oauth/par") { [self] request in finish(pushedAuthorization(request)) }
+        router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
+        router.on(.post, "/oauth/authorize") { [self] request in signIn(request) }
+        router.on(.post, "/oauth/token") { [self] request in finish(token(request)) }
+        router.on(.post, "/oauth/revoke") { [self] request in finish(revoke(request)) }
+        for path in [
+            "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/jwks",
+            "/oauth/par", "/oauth/token", "/oauth/revoke",
+        ] {
+            router.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+        }
+    }
+
+    private static func trimmed(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+
+    static func makeNonce() -> String { SecureRandom.token(byteCount: 16) }
+
+    /// Reads a sealed secret, creating and storing it on first use.
+    private static func secret(
+        _ name: String, in database: Database, sealingKey: SealingKey, create: () -> [UInt8]
+    ) throws -> [UInt8] {
+        let context = "grain-stories auth.sqlite " + name
+        return try database.write { connection in
+            if let sealed = try connection.queryOne("SELECT sealed FROM secrets WHERE name = ?", [name])?.bytes("sealed") {
+                do {
+                    return try sealingKey.open(sealed, context: context)
+                } catch {
+                    throw AuthServerError("cannot open the stored \(name): wrong sealing key or damaged auth.sqlite")
+                }
+            }
+            let value = create()
+            try connection.execute(
+                "INSERT INTO secrets (name, sealed) VALUES (?, ?)", [name, try sealingKey.seal(value, context: context)])
+            return value
+        }
+    }
+}
+
+extension UTCTime {
+    /// Whole seconds since 1970, the unit of every JWT time and stored expiry.
+    var seconds: Int64 {
+        microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+    }
+}

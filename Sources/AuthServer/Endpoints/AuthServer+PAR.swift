@@ -1,0 +1,86 @@
+import Crypto
+import HTTPServer
+
+extension AuthServer {
+    static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+    /// Seconds a pushed request stays usable (hatk: 600).
+    static let requestLifetime: Int64 = 600
+    /// Longest accepted client_id, redirect_uri, scope or state: generous for real clients, small for the database.
+    static let maxParameterLength = 2048
+
+    /// `POST /oauth/par` (RFC 9126): validates and stores an authorization request bound to the DPoP key.
+    func pushedAuthorization(_ request: Request) -> Response {
+        handleOAuth("PAR") {
+            let now = clock().seconds
+            let proof = try authorizationServerProof(request, path: "/oauth/par", now: now)
+            let parameters = try OAuthParameters(request: request)
+            let pushed = try Self.pushedRequest(parameters, jkt: proof.jkt, clients: clients)
+            let requestURI = Self.requestURIPrefix + SecureRandom.token(byteCount: 32)
+            try database.write { connection in
+                try Self.pruneExpired(connection, now: now)
+                try connection.execute(
+                    """
+                    INSERT INTO par_requests (request_uri, client_id, redirect_uri, scope, state, code_challenge,
+                        login_hint, jkt, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        requestURI, pushed.clientID, pushed.redirectURI, pushed.scope, pushed.state,
+                        pushed.codeChallenge, pushed.loginHint, pushed.jkt, now + Self.requestLifetime,
+                    ])
+            }
+            return Self.noStoreJSON(
+                PARResponse(request_uri: requestURI, expires_in: Int(Self.requestLifetime)), status: .created)
+        }
+    }
+
+    struct PARResponse: Encodable {
+        var request_uri: String
+        var expires_in: Int
+    }
+
+    /// The checks of a pushed request, independent of storage.
+    static func pushedRequest(
+        _ parameters: OAuthParameters, jkt: String, clients: ClientPolicy
+    ) throws(OAuthError) -> PendingRequest {
+        for name in ["client_id", "redirect_uri", "scope", "state", "login_hint", "code_challenge"] {
+            guard (parameters[name]?.utf8.count ?? 0) <= maxParameterLength else {
+                throw .invalidRequest("\(name) is too long")
+            }
+        }
+        let clientID = try parameters.require("client_id")
+        let redirectURI = try parameters.require("redirect_uri")
+        _ = try clients.resolve(clientID: clientID, redirectURI: redirectURI)
+        guard let responseType = parameters["response_type"] else { throw .invalidRequest("Missing response_type") }
+        guard responseType == "code" else {
+            throw OAuthError(.unsupportedResponseType, "Only response_type=code is supported")
+        }
+        // hatk treats a missing method as S256; plain (RFC 7636's default) is refused by the atproto profile.
+        guard (parameters["code_challenge_method"] ?? "S256") == "S256" else {
+            throw .invalidRequest("code_challenge_method must be S256")
+        }
+        let challenge = try parameters.require("code_challenge")
+        guard challenge.utf8.count == 43, Base64URL.decode(challenge)?.count == 32 else {
+            throw .invalidRequest("code_challenge must be a base64url SHA-256 digest")
+        }
+        let state = try parameters.require("state")
+        let scope = parameters["scope"] ?? "atproto"
+        let tokens = scope.split(separator: " ", omittingEmptySubsequences: false)
+        guard tokens.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(Self.isScopeCharacter) }) else {
+            throw OAuthError(.invalidScope, "Malformed scope")
+        }
+        guard tokens.contains("atproto") else { throw OAuthError(.invalidScope, "scope must include atproto") }
+        // RFC 9449 §10: a client may pin the key up front; it must be the key that signed the proof.
+        if let pinned = parameters["dpop_jkt"], pinned != jkt {
+            throw OAuthError.invalidProof("dpop_jkt does not match the DPoP proof key")
+        }
+        return PendingRequest(
+            clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: challenge,
+            loginHint: parameters["login_hint"], jkt: jkt)
+    }
+
+    /// RFC 6749 §3.3 scope-token characters.
+    private static func isScopeCharacter(_ byte: UInt8) -> Bool {
+        byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+    }
+}

@@ -1,0 +1,78 @@
+import ATProto
+import Backend
+import Crypto
+import Foundation
+
+extension AuthServer {
+    /// Sets (or replaces) the password of a household account. Replacing one signs the account out everywhere.
+    /// - Throws: ``AuthServerError`` when the DID has no account or the password is empty.
+    public func setPassword(_ password: String, for did: DID) throws {
+        guard !password.isEmpty else { throw AuthServerError("the password is empty") }
+        guard try accounts.account(did.rawValue) != nil else {
+            throw AuthServerError("no household account with DID \(did)")
+        }
+        let hash = try PasswordHash.hash(password, parameters: configuration.passwordParameters)
+        let now = clock().seconds
+        try database.write { connection in
+            try connection.execute(
+                "INSERT OR REPLACE INTO passwords (did, hash, updated_at) VALUES (?, ?, ?)", [did.rawValue, hash, now])
+            try connection.execute("UPDATE grants SET revoked = 1 WHERE did = ?", [did.rawValue])
+        }
+    }
+
+    /// Whether the account can sign in.
+    public func hasPassword(for did: DID) throws -> Bool {
+        try database.read { connection in
+            try connection.queryOne("SELECT 1 AS yes FROM passwords WHERE did = ?", [did.rawValue]) != nil
+        }
+    }
+
+    /// What people type: surrounding spaces and a leading `@` removed, lower case.
+    static func normalizedUsername(_ username: String) -> String {
+        var name = username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if name.hasPrefix("@") { name.removeFirst() }
+        return name
+    }
+
+    /// The account a username names: a DID, a full handle, or a handle's first label ("maya" for
+    /// `maya.home.test`) when exactly one account with a password has it.
+    func resolveAccount(username: String) throws -> Account? {
+        let name = Self.normalizedUsername(username)
+        guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
+        if name.hasPrefix("did:") || name.contains(".") {
+            return try accounts.account(name)
+        }
+        let dids = try database.read { connection in
+            try connection.query("SELECT did FROM passwords").compactMap { $0.string("did") }
+        }
+        let matches = try dids.compactMap { try accounts.account($0) }.filter {
+            $0.handle.split(separator: ".").first.map(String.init) == name
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// The DID when `password` is right for `username`. An unknown user costs one hash check as well, so timing
+    /// does not tell which usernames exist.
+    func verifiedAccount(username: String, password: String) -> String? {
+        let account = try? resolveAccount(username: username)
+        let stored = account.flatMap { account in
+            try? database.read { connection in
+                try connection.queryOne("SELECT hash FROM passwords WHERE did = ?", [account.did.rawValue])?
+                    .string("hash")
+            }
+        }
+        guard let account, let stored else {
+            _ = PasswordHash.verify(password, against: decoy())
+            return nil
+        }
+        return PasswordHash.verify(password, against: stored) ? account.did.rawValue : nil
+    }
+
+    /// A hash of a random password with the configured cost, made once.
+    private func decoy() -> String {
+        if let hash = decoyHash.withLock({ $0 }) { return hash }
+        let hash = (try? PasswordHash.hash(SecureRandom.token(), parameters: configuration.passwordParameters)) ?? ""
+        decoyHash.withLock { $0 = hash }
+        return hash
+    }
+}

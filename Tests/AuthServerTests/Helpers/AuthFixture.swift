@@ -1,0 +1,168 @@
+import ATProto
+import AuthServer
+import Backend
+import Crypto
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// A clock tests can move.
+final class TestClock: Sendable {
+    private let current: Mutex<UTCTime>
+    init(_ start: UTCTime = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!) { current = Mutex(start) }
+    var now: UTCTime { current.withLock { $0 } }
+    var seconds: Int64 { now.microseconds / 1_000_000 }
+    func advance(seconds: Double) { current.withLock { $0 = $0.adding(seconds: seconds) } }
+}
+
+/// An authorization server over a fresh data directory with two household accounts that have passwords.
+struct AuthFixture {
+    static let issuer = "http://127.0.0.1:8080"
+    static let password = "correct horse battery staple"
+
+    let server: AuthServer
+    let router: Router
+    let clock: TestClock
+    let accounts: BackendStore
+    let maya: DID
+    let jonas: DID
+    let directory: String
+
+    init(_ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
+        let clock = TestClock()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        accounts = try BackendStore(path: directory + "/backend.sqlite")
+        maya = try accounts.createAccount(handle: "maya.home.test", now: clock.now).did
+        jonas = try accounts.createAccount(handle: "jonas.home.test", now: clock.now).did
+        var configuration = AuthServerConfiguration(issuer: Self.issuer)
+        configuration.passwordParameters = .fastForTests
+        configure(&configuration)
+        server = try AuthServer(
+            dataDirectory: directory, configuration: configuration, accounts: accounts,
+            sealingKey: Self.sealingKey, clock: { clock.now }, renderSignIn: Self.render)
+        try server.setPassword(Self.password, for: maya)
+        try server.setPassword("jonas's own password", for: jonas)
+        var router = Router()
+        server.register(on: &router)
+        self.router = router
+        self.clock = clock
+    }
+
+    static let sealingKey = SealingKey.random()
+
+    /// Renders the page model as JSON so tests can read it back.
+    static let render: @Sendable (SignInPage) -> Response = { page in
+        Response.json(page, status: HTTPStatus(code: page.status))
+    }
+
+    func send(_ request: Request) async -> Response {
+        await router.respond(to: request)
+    }
+
+    // MARK: Steps of the flow
+
+    func par(_ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil) async throws -> Response {
+        var request = Request(
+            method: .post, path: "/oauth/par", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Form.encode(fields ?? client.parFields))
+        request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.seconds)
+        return await send(request)
+    }
+
+    /// PAR that must succeed; returns the request_uri.
+    func pushedRequestURI(_ client: TestClient, _ fields: [String: String]? = nil) async throws -> String {
+        let response = try await par(client, fields)
+        guard response.status.code == 201, let uri = response.json["request_uri"] as? String else {
+            throw FixtureError("PAR failed: \(response.status) \(response.text)")
+        }
+        return uri
+    }
+
+    func authorizePage(requestURI: String, clientID: String) async -> Response {
+        await send(
+            Request(method: .get, path: "/oauth/authorize", query: Form.query(["request_uri": requestURI, "client_id": clientID])))
+    }
+
+    /// Which CSRF token a submitted form carries.
+    enum CSRF {
+        /// The one the real sign-in page shows.
+        case fromPage
+        case none
+        case value(String)
+    }
+
+    /// Posts the sign-in form the way a browser on the issuer's origin does.
+    func submit(
+        _ client: TestClient, requestURI: String, username: String = "maya", password: String = AuthFixture.password,
+        csrf: CSRF = .fromPage, deny: Bool = false, origin: String? = AuthFixture.issuer,
+        remoteAddress: String = "192.168.1.20", extraHeaders: HTTPHeaders = [:]
+    ) async -> Response {
+        var fields = ["request_uri": requestURI, "username": username, "password": password]
+        switch csrf {
+        case .fromPage:
+            fields["csrf"] = await authorizePage(requestURI: requestURI, clientID: client.clientID).page?.csrfToken
+        case .none:
+            break
+        case .value(let value):
+            fields["csrf"] = value
+        }
+        if deny { fields["deny"] = "Deny" }
+        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        if let origin { headers["Origin"] = origin }
+        for (name, value) in extraHeaders { headers[name] = value }
+        return await send(
+            Request(
+                method: .post, path: "/oauth/authorize", headers: headers, body: Form.encode(fields),
+                remoteAddress: remoteAddress))
+    }
+
+    /// PAR, sign-in page and a correct password: the code from the redirect.
+    func code(for client: TestClient, username: String = "maya", password: String = AuthFixture.password)
+        async throws -> String
+    {
+        let requestURI = try await pushedRequestURI(client)
+        let response = await submit(client, requestURI: requestURI, username: username, password: password)
+        guard response.status.code == 303, let code = response.redirectQuery["code"] else {
+            throw FixtureError("sign-in failed: \(response.status) \(response.text)")
+        }
+        return code
+    }
+
+    func token(_ client: TestClient, _ fields: [String: String], key: P256PrivateKey? = nil) async throws -> Response {
+        var request = Request(
+            method: .post, path: "/oauth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Form.encode(fields))
+        request.headers["DPoP"] = try client.proof(.post, "/oauth/token", now: clock.seconds, key: key)
+        return await send(request)
+    }
+
+    func exchange(_ client: TestClient, code: String) async throws -> Response {
+        try await token(client, client.codeFields(code))
+    }
+
+    /// The whole flow; returns the token response body.
+    func signedIn(_ client: TestClient) async throws -> [String: Any] {
+        let response = try await exchange(client, code: try await code(for: client))
+        guard response.status.code == 200 else { throw FixtureError("token failed: \(response.text)") }
+        return response.json
+    }
+
+    /// A backend write request carrying the token and a proof for it.
+    func resourceRequest(
+        _ client: TestClient, accessToken: String, method: HTTPMethod = .post,
+        path: String = "/xrpc/dev.hatk.createRecord", proofKey: P256PrivateKey? = nil, proofURL: String? = nil,
+        proofToken: String? = nil, iat: Int64? = nil, nonce: String? = nil
+    ) throws -> Request {
+        let proof = try DPoP.proof(
+            key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (Self.issuer + path),
+            now: iat ?? clock.seconds, accessToken: proofToken ?? accessToken, nonce: nonce)
+        return Request(
+            method: method, path: path, headers: ["Authorization": "DPoP \(accessToken)", "DPoP": proof])
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,97 @@
+import AuthServer
+import Crypto
+import Foundation
+import HTTPServer
+
+/// An OAuth client as the front runs it: one DPoP key per session, PKCE, a loopback client_id by default.
+struct TestClient {
+    static let loopbackID = "http://127.0.0.1:3000/oauth-client-metadata.json"
+    static let loopbackRedirect = "http://127.0.0.1:3000/oauth/callback"
+    static let scope = "atproto repo:social.grain.story blob:image/*"
+
+    var clientID = TestClient.loopbackID
+    var redirectURI = TestClient.loopbackRedirect
+    var key = P256PrivateKey()
+    var verifier = PKCE.makeVerifier()
+    var state = SecureRandom.token(byteCount: 16)
+    /// The last `DPoP-Nonce` the server sent, put into later proofs.
+    var nonce: String?
+
+    var parFields: [String: String] {
+        [
+            "client_id": clientID, "redirect_uri": redirectURI, "response_type": "code",
+            "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "state": state,
+            "scope": TestClient.scope, "login_hint": "maya.home.test",
+        ]
+    }
+
+    func codeFields(_ code: String) -> [String: String] {
+        [
+            "grant_type": "authorization_code", "code": code, "client_id": clientID, "redirect_uri": redirectURI,
+            "code_verifier": verifier,
+        ]
+    }
+
+    func refreshFields(_ refreshToken: String) -> [String: String] {
+        ["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": clientID]
+    }
+
+    /// A proof for one of the authorization server's endpoints.
+    func proof(_ method: HTTPMethod, _ path: String, now: Int64, key: P256PrivateKey? = nil) throws -> String {
+        try DPoP.proof(
+            key: key ?? self.key, method: method.rawValue, url: AuthFixture.issuer + path, now: now, nonce: nonce)
+    }
+}
+
+/// URL-encoded bodies and queries.
+enum Form {
+    static func encode(_ fields: [String: String]) -> [UInt8] {
+        Array(query(fields).utf8)
+    }
+
+    static func query(_ fields: [String: String]) -> String {
+        fields.sorted { $0.key < $1.key }.map { "\(escape($0.key))=\(escape($0.value))" }.joined(separator: "&")
+    }
+
+    static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? value
+    }
+}
+
+/// The model of the sign-in page, read back from the JSON the fixture renders.
+struct PageBody: Decodable, Equatable {
+    var requestURI: String
+    var clientName: String
+    var loginHint: String?
+    var error: String?
+    var csrfToken: String
+    var actionPath: String
+    var status: Int
+}
+
+extension Response {
+    var bytes: [UInt8] {
+        if case .bytes(let bytes) = body { return bytes }
+        return []
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The body as a JSON object, or empty.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+    }
+
+    var page: PageBody? { try? JSONDecoder().decode(PageBody.self, from: Data(bytes)) }
+
+    /// The query of the `Location` header, decoded.
+    var redirectQuery: [String: String] {
+        guard let location = headers["Location"], let items = URLComponents(string: location)?.queryItems else {
+            return [:]
+        }
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    var oauthError: String? { json["error"] as? String }
+}
