@@ -31,15 +31,21 @@ let package = Package(
         .target(name: "HTMLRendering", swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
-        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto"], swiftSettings: strict),
         .target(
             name: "Backend",
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon"],
             swiftSettings: strict
         ),
         .target(
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Backend"],
+            swiftSettings: strict),
+        .target(
             name: "App",
-            dependencies: ["HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend"],
+            dependencies: [
+                "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend", "AuthServer", "Storage", "Crypto",
+                "Imaging",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "grain-stories", dependencies: ["App"], swiftSettings: strict),
@@ -53,6 +59,7 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
+        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"]),
     ]
 )

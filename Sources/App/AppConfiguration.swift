@@ -24,6 +24,12 @@ public struct AppConfiguration: Sendable {
     public var handleDomain = "home.test"
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
+    /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix.
+    public var behindTLSProxy = false
+    /// The embedded authorization server issues and requires DPoP nonces, like an atproto-profile server.
+    public var requireDPoPNonce = false
+    /// Cheap scrypt parameters, for tests only.
+    public var fastPasswordHashing = false
 
     public init() {}
 

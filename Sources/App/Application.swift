@@ -1,5 +1,7 @@
 import ATProto
+import AuthServer
 import Backend
+import Crypto
 import Foundation
 import HTMLRendering
 import HTTPServer
@@ -11,6 +13,8 @@ public final class Application: Sendable {
     public let configuration: AppConfiguration
     public let server: HTTPServer
     public let backend: EmbeddedBackend?
+    /// The embedded backend's OAuth authorization server (absent with `--appview`).
+    public let authServer: AuthServer?
     let front: Front
 
     /// Builds everything without binding a port; `start()` binds.
@@ -20,25 +24,46 @@ public final class Application: Sendable {
         let templates = try TemplateRenderer(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.development)
         let assets = try StaticFiles(root: configuration.publicDirectory, watch: configuration.development)
-        front = Front(pages: PageRenderer(templates: templates, assets: assets), clock: clock)
-
+        let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
+        let pages = PageRenderer(templates: templates, assets: assets)
+        let publicURL = configuration.resolvedPublicURL(port: configuration.port)
+        var household: HouseholdAdmin?
         if configuration.appview == nil {
-            backend = try EmbeddedBackend(
-                dataDirectory: configuration.dataDirectory, publicURL: configuration.resolvedPublicURL(port: configuration.port),
-                clock: clock)
+            let backend = try EmbeddedBackend(
+                dataDirectory: configuration.dataDirectory, publicURL: publicURL, clock: clock)
+            var authConfiguration = AuthServerConfiguration(issuer: publicURL)
+            authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
+            if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
+            let authServer = try AuthServer(
+                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
+                sealingKey: dataKey, clock: clock,
+                renderSignIn: { page in
+                    (try? pages.render("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status)))
+                        ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
+                })
+            backend.setAuthenticator(authServer)
+            self.backend = backend
+            self.authServer = authServer
+            household = HouseholdAdmin(backend: backend, authServer: authServer, handleDomain: configuration.handleDomain)
         } else {
             backend = nil
+            authServer = nil
         }
+        front = Front(
+            pages: pages,
+            sessions: try SessionStore(path: configuration.dataDirectory + "/front.sqlite", key: dataKey),
+            cookies: CookieSettings(secure: publicURL.hasPrefix("https://") || configuration.behindTLSProxy),
+            household: household, clock: clock)
 
         var router = Router()
         router.use(SecurityHeaders())
-        let pages = front.pages
         router.errorResponder = { error, request in
             SecurityHeaders.apply(to: Self.errorResponse(error, request: request, pages: pages))
         }
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
+        authServer?.register(on: &router)
 
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
@@ -68,20 +93,35 @@ public final class Application: Sendable {
             upstream = appview
         } else {
             backend?.setPublicURL(publicURL)
+            authServer?.setIssuer(publicURL)
             // The front reaches the embedded backend over loopback HTTP, exactly as it would a remote hatk.
             let host = ["0.0.0.0", "::", "localhost"].contains(configuration.host) ? "127.0.0.1" : configuration.host
             upstream = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")!
         }
-        front.connect(HatkClient(baseURL: upstream, timeout: configuration.upstreamTimeout))
+        let nonces = DPoPNonces()
+        let clock = front.clock
+        let unixClock: @Sendable () -> Int64 = { clock().microseconds / 1_000_000 }
+        let oauth = OAuthClient(
+            clientID: publicURL + SiteURL.clientMetadata.path, redirectURI: publicURL + SiteURL.authCallback.path,
+            issuer: configuration.appview ?? URL(string: publicURL)!, nonces: nonces, timeout: configuration.upstreamTimeout,
+            clock: unixClock)
+        let hatk = HatkClient(baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock)
+        front.connect(Front.Upstream(hatk: hatk, oauth: oauth, origin: publicURL))
     }
 
     /// The origin browsers should use.
     public var publicURL: String { configuration.resolvedPublicURL(port: server.port) }
 
-    /// Seeds the demo household when asked and the store is empty; returns the handles created.
-    public func seedDemoIfAsked(now: UTCTime = .now) throws -> [String] {
-        guard configuration.demo, let backend else { return [] }
-        return try DemoHousehold.seed(
+    /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.
+    public func seedDemoIfAsked(now: UTCTime = .now) throws -> [(handle: String, password: String)] {
+        guard configuration.demo, let backend, let authServer else { return [] }
+        let handles = try DemoHousehold.seed(
             into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
+        return try handles.map { handle in
+            let password = Self.demoPassword(for: handle)
+            guard let account = try backend.store.account(handle) else { return (handle, password) }
+            try authServer.setPassword(password, for: account.did)
+            return (handle, password)
+        }
     }
 }

@@ -3,14 +3,26 @@ import Foundation
 /// Parses `grain-stories` arguments into a command; errors carry the usage text.
 public enum Command: Sendable {
     case serve(AppConfiguration)
+    /// `users add NAME`: creates a household account (handle `NAME.<domain>`) with a password.
+    case addUser(AddUser)
     case help
+
+    public struct AddUser: Sendable, Equatable {
+        public var name: String
+        public var displayName: String?
+        public var passwordFromStdin = false
+        public var dataDirectory = "./data"
+        public var handleDomain = "home.test"
+    }
 
     public struct UsageError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     public static let usage = """
         Usage: grain-stories serve [options]
+               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--handle-domain NAME]
 
           --host ADDRESS        address to listen on (default 127.0.0.1)
           --port N              port to listen on (default 8080; 0 = any free port)
@@ -24,6 +36,8 @@ public enum Command: Sendable {
           --public DIR          static files (default ./Public)
           --upstream-timeout S  seconds one call to the hatk server may take (default 10)
           --dev                 re-read templates and static files when they change
+          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies
+          --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
         """
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -31,8 +45,33 @@ public enum Command: Sendable {
         switch verb {
         case "help", "--help", "-h": return .help
         case "serve": return .serve(try parseServe(Array(arguments.dropFirst())))
+        case "users":
+            guard arguments.count >= 3, arguments[1] == "add" else {
+                throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
+            }
+            return .addUser(try parseAddUser(Array(arguments.dropFirst(2))))
         default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
         }
+    }
+
+    static func parseAddUser(_ arguments: [String]) throws(UsageError) -> AddUser {
+        var rest = arguments[...]
+        guard let name = rest.popFirst(), !name.hasPrefix("--") else { throw UsageError(description: "users add needs a NAME") }
+        var command = AddUser(name: name.lowercased())
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let v = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            return v
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--display-name": command.displayName = try value(flag)
+            case "--password-stdin": command.passwordFromStdin = true
+            case "--data": command.dataDirectory = try value(flag)
+            case "--handle-domain": command.handleDomain = try value(flag)
+            default: throw UsageError(description: "unknown option \(flag)")
+            }
+        }
+        return command
     }
 
     static func parseServe(_ arguments: [String]) throws(UsageError) -> AppConfiguration {
@@ -67,6 +106,8 @@ public enum Command: Sendable {
                 }
                 config.upstreamTimeout = seconds
             case "--dev": config.development = true
+            case "--behind-tls-proxy": config.behindTLSProxy = true
+            case "--dpop-nonces": config.requireDPoPNonce = true
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }
         }

@@ -6,37 +6,67 @@ import Synchronization
 
 /// The front's handlers: each reads through the hatk client, builds a page model and renders it.
 final class Front: Sendable {
+    /// The hatk server the front talks to, and the OAuth client that signs people in to it.
+    struct Upstream: Sendable {
+        var hatk: HatkClient
+        var oauth: OAuthClient
+        /// Our own origin, for CSRF origin checks and links.
+        var origin: String
+    }
+
     let pages: PageRenderer
     let clock: @Sendable () -> UTCTime
-    private let upstream: Mutex<(any StoryReading)?>
+    let sessions: SessionStore
+    let cookies: CookieSettings
+    let refreshes = RefreshCoordinator()
+    /// The embedded backend's account administration; nil with `--appview`.
+    let household: HouseholdAdmin?
+    private let upstream: Mutex<Upstream?>
 
-    init(pages: PageRenderer, clock: @escaping @Sendable () -> UTCTime) {
+    init(
+        pages: PageRenderer, sessions: SessionStore, cookies: CookieSettings, household: HouseholdAdmin?,
+        clock: @escaping @Sendable () -> UTCTime
+    ) {
         self.pages = pages
+        self.household = household
+        self.sessions = sessions
+        self.cookies = cookies
         self.clock = clock
         upstream = Mutex(nil)
     }
 
     /// Set once the upstream's address is known (the embedded backend's port is only known after binding).
-    func connect(_ reader: any StoryReading) {
-        upstream.withLock { $0 = reader }
+    func connect(_ upstream: Upstream) {
+        self.upstream.withLock { $0 = upstream }
+    }
+
+    var connected: Upstream {
+        get throws {
+            guard let upstream = upstream.withLock({ $0 }) else { throw HTTPError(.serviceUnavailable, "Starting up") }
+            return upstream
+        }
     }
 
     var reader: any StoryReading {
-        get throws {
-            guard let reader = upstream.withLock({ $0 }) else { throw HTTPError(.serviceUnavailable, "Starting up") }
-            return reader
-        }
+        get throws { try connected.hatk }
     }
 
     func register(on router: inout Router) {
         for (kind, pattern) in SiteURL.patterns {
             router.on(.get, pattern) { [self] request in
-                do {
-                    return try await self.handle(kind, request)
-                } catch let error as HatkError {
-                    return try self.upstreamFailure(error, request: request)
-                }
+                try await self.guarded(request) { try await self.handle(kind, request) }
             }
+        }
+        registerAccountRoutes(on: &router)
+        registerHouseholdRoutes(on: &router)
+    }
+
+    /// Turns upstream failures into a page offering a retry.
+    func guarded(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as HatkError {
+            return try upstreamFailure(error, request: request)
         }
     }
 
@@ -46,12 +76,14 @@ final class Front: Sendable {
         case .stories: return try await stories(request)
         case .story: return try await story(request)
         case .profile: return try await profile(request)
-        case .create: return try create()
+        case .create: return try await createForm(request)
         case .healthz: return .text("ok")
         }
     }
 
     func home() async throws -> Response {
+        // A fresh household without any account starts at the first-run page.
+        if household?.needsOwner == true { return .redirect(to: "/welcome", status: .found) }
         let model = try await HomePage.query(try reader)
         return try pages.render("home", title: "Stories", model: model)
     }
@@ -83,9 +115,12 @@ final class Front: Sendable {
             return .redirect(to: SiteURL.story(did: did.rawValue, rkey: rkey).path, status: .movedPermanently)
         }
         guard
-            let model = try await StoryPage.query(
+            var model = try await StoryPage.query(
                 did: did, rkey: rkey, from: request.query("from"), reader: reader, now: clock())
         else { return try notFound("This story does not exist, or it was deleted.") }
+        if try currentSession(request)?.did == did.rawValue {
+            model.deleteHref = SiteURL.deleteStory(did: did.rawValue, rkey: rkey).path
+        }
         return try pages.render(
             "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"],
             bodyClass: "viewer-page")
@@ -97,10 +132,6 @@ final class Front: Sendable {
             return try notFound("No one called \(actor) is here.")
         }
         return try pages.render("profile", title: model.author.name, model: model)
-    }
-
-    func create() throws -> Response {
-        try pages.render("create", title: "New story", model: ["homeHref": SiteURL.home.path])
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.

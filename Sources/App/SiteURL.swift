@@ -9,6 +9,12 @@ public enum SiteURL: Sendable, Equatable {
     case create
     case healthz
     case asset(String)
+    case login
+    case logout
+    case authCallback
+    case clientMetadata
+    /// The confirm step before deleting one's own story.
+    case deleteStory(did: String, rkey: String)
 
     /// The router pattern for each case that is a route.
     static let patterns: [(SiteURL.Kind, String)] = [
@@ -32,6 +38,11 @@ public enum SiteURL: Sendable, Equatable {
         case .create: return "/create"
         case .healthz: return "/healthz"
         case .asset(let path): return path
+        case .login: return "/login"
+        case .logout: return "/logout"
+        case .authCallback: return "/auth/callback"
+        case .clientMetadata: return "/oauth-client-metadata.json"
+        case .deleteStory(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/delete"
         }
     }
 

@@ -10,7 +10,7 @@ public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
     let clock: @Sendable () -> UTCTime
-    let authenticator: (any ViewerAuthenticator)?
+    private let authenticatorBox: Mutex<(any ViewerAuthenticator)?>
     private let baseURL: Mutex<String>
 
     /// - Parameters:
@@ -26,7 +26,7 @@ public final class EmbeddedBackend: Sendable {
         store = try BackendStore(path: dataDirectory + "/backend.sqlite")
         blobs = try BlobStore(directory: dataDirectory)
         self.clock = clock
-        self.authenticator = authenticator
+        authenticatorBox = Mutex(authenticator)
         baseURL = Mutex(Self.trimmed(publicURL))
     }
 
@@ -36,6 +36,13 @@ public final class EmbeddedBackend: Sendable {
     }
 
     public var publicURL: String { baseURL.withLock { $0 } }
+
+    /// Who writes act for; set after init when the authenticator itself needs this backend's store.
+    public func setAuthenticator(_ authenticator: any ViewerAuthenticator) {
+        authenticatorBox.withLock { $0 = authenticator }
+    }
+
+    var authenticator: (any ViewerAuthenticator)? { authenticatorBox.withLock { $0 } }
 
     var views: ViewBuilder { ViewBuilder(publicURL: publicURL) }
 

@@ -10,13 +10,22 @@ import Lexicon
 /// always over HTTP so that every deployment runs the same code path.
 public final class HatkClient: StoryReading {
     public let baseURL: URL
-    private let session: URLSession
+    let session: URLSession
+    /// Shared with the OAuth client, so a nonce learnt at the token endpoint is used on XRPC calls too.
+    public let nonces: DPoPNonces
+    /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
+    let clock: @Sendable () -> Int64
 
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://grain.social`.
     ///   - timeout: how long one call may take before it fails with `.timeout`.
-    public init(baseURL: URL, timeout: TimeInterval = 10) {
+    public init(
+        baseURL: URL, timeout: TimeInterval = 10, nonces: DPoPNonces = DPoPNonces(),
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
         self.baseURL = baseURL
+        self.nonces = nonces
+        self.clock = clock
         // Ephemeral: a shared session would store cookies and send them to the upstream unasked.
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout

@@ -6,11 +6,29 @@ do {
     switch try Command.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help:
         print(Command.usage)
+    case .addUser(let command):
+        var configuration = AppConfiguration()
+        configuration.dataDirectory = command.dataDirectory
+        configuration.handleDomain = command.handleDomain
+        var password: String?
+        if command.passwordFromStdin {
+            password = readLine(strippingNewline: true)
+            guard let p = password, p.count >= 8 else {
+                throw Command.UsageError(description: "the password on standard input must be at least 8 characters")
+            }
+        }
+        let app = try Application(configuration: configuration)
+        let created = try app.addAccount(name: command.name, displayName: command.displayName, password: password)
+        print("Added \(created.handle)")
+        if password == nil { print("Password (shown once): \(created.password)") }
     case .serve(let configuration):
         let app = try Application(configuration: configuration)
         try app.start()
         let seeded = try app.seedDemoIfAsked()
-        if !seeded.isEmpty { print("Seeded the demo household: \(seeded.joined(separator: ", "))") }
+        if !seeded.isEmpty {
+            print("Seeded the demo household. Sign in at \(app.publicURL)/login as:")
+            for member in seeded { print("  \(member.handle)  password: \(member.password)") }
+        }
         print("grain-stories is serving on \(app.publicURL)")
         await app.server.runUntilSignal()
         print("grain-stories stopped")

@@ -1,4 +1,5 @@
 import ATProto
+import HTTPServer
 import Backend
 import Foundation
 import Lexicon
@@ -133,5 +134,27 @@ extension JSONValue {
     var arrayCount: Int? {
         if case .array(let a) = self { return a.count }
         return nil
+    }
+}
+
+/// Test-only: requires a nonce and never accepts the request.
+struct ChallengingAuthenticator: ViewerAuthenticator {
+    func viewer(for request: Request) async -> DID? { nil }
+    func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? {
+        ("n-123", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#)
+    }
+    func currentDPoPNonce() -> String? { "n-123" }
+}
+
+struct NonceChallengeTests {
+    @Test("a write whose proof lacks the required nonce gets 401 with the DPoP challenge and the nonce")
+    func challenge() async throws {
+        let f = try BackendFixture()
+        f.backend.setAuthenticator(ChallengingAuthenticator())
+        let response = await f.router.respond(to: Request(
+            method: .post, path: "/xrpc/dev.hatk.createRecord", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
+        #expect(response.status.code == 401)
+        #expect(response.headers["DPoP-Nonce"] == "n-123")
+        #expect(response.headers["WWW-Authenticate"]?.contains("use_dpop_nonce") == true)
     }
 }

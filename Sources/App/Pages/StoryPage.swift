@@ -36,6 +36,8 @@ enum StoryPage {
         var preload: [String]
         var durationMs: Int
         var expired: Bool
+        /// Set when the signed-in person is the author: the story's delete confirm page.
+        var deleteHref: String?
     }
 
     /// Builds the page; nil when the story does not exist at all.
@@ -93,6 +95,6 @@ enum StoryPage {
             previousHref: previous, nextHref: next, closeHref: close,
             previousAuthorHref: previousAuthorHref, nextAuthorHref: nextAuthorHref,
             preload: preload, durationMs: photoDuration * 1000,
-            expired: now.microseconds - created.microseconds > 86_400_000_000)
+            expired: now.microseconds - created.microseconds > 86_400_000_000, deleteHref: nil)
     }
 }

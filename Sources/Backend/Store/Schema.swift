@@ -30,6 +30,17 @@ enum Schema {
             created_at TEXT NOT NULL,
             PRIMARY KEY (did, cid)
         );
+        """,
         """
+        -- The household owner (the first account) may invite members.
+        ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+        CREATE TABLE invites (
+            token_hash TEXT PRIMARY KEY,
+            created_by TEXT NOT NULL REFERENCES accounts(did),
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            used_by TEXT
+        );
+        """,
     ]
 }

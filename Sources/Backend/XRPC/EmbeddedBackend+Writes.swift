@@ -17,11 +17,25 @@ extension EmbeddedBackend {
     }
 
     func procedure(_ request: Request) async throws -> Response {
+        var response = try await dispatchProcedure(request)
+        if response.headers["DPoP-Nonce"] == nil, let nonce = authenticator?.currentDPoPNonce() {
+            response.headers["DPoP-Nonce"] = nonce
+        }
+        return response
+    }
+
+    private func dispatchProcedure(_ request: Request) async throws -> Response {
         let nsid = try request.parameters.require("nsid")
         guard ["dev.hatk.uploadBlob", "dev.hatk.createRecord", "dev.hatk.putRecord", "dev.hatk.deleteRecord"].contains(nsid)
         else { return XRPC.error(.notFound, "Method not found: \(nsid)") }
         guard let viewer = await authenticator?.viewer(for: request) else {
-            return XRPC.error(.unauthorized, "Authentication required")
+            var response = XRPC.error(.unauthorized, "Authentication required")
+            if let challenge = authenticator?.dpopChallenge(for: request) {
+                // An atproto-profile client retries once with this nonce.
+                response.headers["WWW-Authenticate"] = challenge.wwwAuthenticate
+                response.headers["DPoP-Nonce"] = challenge.nonce
+            }
+            return response
         }
         if nsid == "dev.hatk.uploadBlob" { return try uploadBlob(request, viewer: viewer) }
         guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {

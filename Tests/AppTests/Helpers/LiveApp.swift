@@ -29,7 +29,7 @@ struct LiveApp {
     let clock: TestClock
     let base: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10) async throws {
+    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false) async throws {
         var configuration = AppConfiguration()
         configuration.port = 0
         configuration.dataDirectory = FileManager.default.temporaryDirectory
@@ -40,6 +40,8 @@ struct LiveApp {
         configuration.demoPhotosDirectory = demoPhotos
         configuration.appview = appview
         configuration.upstreamTimeout = upstreamTimeout
+        configuration.fastPasswordHashing = true
+        configuration.requireDPoPNonce = dpopNonces
         let clock = TestClock()
         self.clock = clock
         app = try Application(configuration: configuration, clock: { clock.now })

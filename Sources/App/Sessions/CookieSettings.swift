@@ -1,0 +1,39 @@
+import Crypto
+import HTTPServer
+
+/// Our two cookies: the session id, and the CSRF token every form echoes back (double submit).
+/// Over HTTPS they take the `__Host-` prefix and `Secure`, which pins them to this exact origin.
+struct CookieSettings: Sendable {
+    let secure: Bool
+
+    var sessionName: String { secure ? "__Host-gs_session" : "gs_session" }
+    var csrfName: String { secure ? "__Host-gs_csrf" : "gs_csrf" }
+
+    func setCookie(_ name: String, _ value: String, maxAge: Int) -> String {
+        "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    func clearCookie(_ name: String) -> String { setCookie(name, "", maxAge: 0) }
+
+    /// The request's CSRF token, or a fresh one with the header that sets it.
+    func csrfToken(for request: Request) -> (token: String, setCookie: String?) {
+        if let existing = request.cookies[csrfName], existing.count >= 32 { return (existing, nil) }
+        let token = SecureRandom.token(byteCount: 32)
+        return (token, setCookie(csrfName, token, maxAge: 60 * 60 * 24 * 30))
+    }
+
+    /// A POST must carry the cookie's token in its form and come from our own origin.
+    func checkCSRF(_ request: Request, formToken: String?, origin: String) throws(HTTPError) {
+        if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+            throw HTTPError(.forbidden, "This form was sent from another site, so it was refused.")
+        }
+        if let sentOrigin = request.headers["Origin"], sentOrigin != "null", sentOrigin.lowercased() != origin.lowercased() {
+            throw HTTPError(.forbidden, "This form was sent from another site, so it was refused.")
+        }
+        guard let cookie = request.cookies[csrfName], let formToken,
+            constantTimeEquals(Array(cookie.utf8), Array(formToken.utf8))
+        else {
+            throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and try again.")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ATProto
+import Crypto
+import Foundation
+import Lexicon
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a write needs to act for a signed-in person: their DPoP key and access token.
+public struct DPoPCredentials: Sendable {
+    public var dpopKey: [UInt8]
+    public var accessToken: String
+    public init(dpopKey: [UInt8], accessToken: String) {
+        self.dpopKey = dpopKey
+        self.accessToken = accessToken
+    }
+}
+
+/// `dev.hatk.*` writes, each signed with `Authorization: DPoP <token>` and a fresh proof carrying `ath`.
+extension HatkClient {
+    public func uploadBlob(_ bytes: [UInt8], mimeType: String, as credentials: DPoPCredentials) async throws(HatkError)
+        -> BlobRef
+    {
+        let output: UploadBlobOutput = try await procedure(
+            "dev.hatk.uploadBlob", body: Data(bytes), contentType: mimeType, credentials: credentials)
+        return output.blob
+    }
+
+    public func createRecord(collection: String, record: JSONValue, as credentials: DPoPCredentials) async throws(HatkError)
+        -> WriteOutput
+    {
+        try await procedure("dev.hatk.createRecord", json: .object(["collection": .string(collection), "record": record]), credentials: credentials)
+    }
+
+    public func putRecord(collection: String, rkey: String, record: JSONValue, as credentials: DPoPCredentials)
+        async throws(HatkError) -> WriteOutput
+    {
+        try await procedure(
+            "dev.hatk.putRecord",
+            json: .object(["collection": .string(collection), "rkey": .string(rkey), "record": record]),
+            credentials: credentials)
+    }
+
+    public func deleteRecord(collection: String, rkey: String, as credentials: DPoPCredentials) async throws(HatkError) {
+        struct Empty: Decodable {}
+        let _: Empty = try await procedure(
+            "dev.hatk.deleteRecord", json: .object(["collection": .string(collection), "rkey": .string(rkey)]),
+            credentials: credentials)
+    }
+
+    func procedure<Output: Decodable>(_ nsid: String, json: JSONValue, credentials: DPoPCredentials) async throws(HatkError)
+        -> Output
+    {
+        let body = (try? JSONEncoder().encode(json)) ?? Data()
+        return try await procedure(nsid, body: body, contentType: "application/json", credentials: credentials)
+    }
+
+    /// One signed POST; a `use_dpop_nonce` challenge is answered once with the server's nonce.
+    func procedure<Output: Decodable>(
+        _ nsid: String, body: Data, contentType: String, credentials: DPoPCredentials
+    ) async throws(HatkError) -> Output {
+        let url = baseURL.appendingPathComponent("xrpc/\(nsid)")
+        let key: P256PrivateKey
+        do { key = try P256PrivateKey(rawRepresentation: credentials.dpopKey) } catch {
+            throw HatkError(kind: .http(status: 401, error: "unreadable DPoP key"), endpoint: nsid)
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue("DPoP \(credentials.accessToken)", forHTTPHeaderField: "Authorization")
+        for attempt in 0..<2 {
+            let proof: String
+            do {
+                proof = try DPoP.proof(
+                    key: key, method: "POST", url: url.absoluteString, now: clock(),
+                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: url))
+            } catch {
+                throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
+            }
+            request.setValue(proof, forHTTPHeaderField: "DPoP")
+            let (data, status, challenge) = try await sendRecordingNonce(request, nsid: nsid)
+            if attempt == 0, status == 401, challenge { continue }
+            return try decode(Output.self, data: data, status: status, nsid: nsid)
+        }
+        throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)
+    }
+
+    /// Sends, remembers any DPoP-Nonce, and tells whether the answer was a nonce challenge.
+    func sendRecordingNonce(_ request: URLRequest, nsid: String) async throws(HatkError) -> (Data, Int, Bool) {
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return (data, 0, false) }
+            nonces.update(for: request.url!, from: http)
+            let challenge = (http.value(forHTTPHeaderField: "WWW-Authenticate") ?? "").contains("use_dpop_nonce")
+            return (data, http.statusCode, challenge)
+        } catch let error as URLError where error.code == .timedOut {
+            throw HatkError(kind: .timeout, endpoint: nsid)
+        } catch {
+            throw HatkError(kind: .unreachable, endpoint: nsid, detail: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import ATProto
+import Crypto
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A public OAuth 2.1 client of a hatk server (or any atproto authorization server) running on our
+/// server for each browser session: PAR with PKCE S256, a per-session ES256 DPoP key, code exchange,
+/// refresh with rotation, revocation. Works with servers that issue DPoP nonces and with hatk, which doesn't.
+public final class OAuthClient: Sendable {
+    public let clientID: String
+    public let redirectURI: String
+    public let scope: String
+    public let issuer: URL
+    let nonces: DPoPNonces
+    let clock: @Sendable () -> Int64
+    private let session: URLSession
+    private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
+
+    /// Grain's full scope string: asking for less would shrink the grant hatk shares with Grain's other clients.
+    public static let grainScope =
+        "atproto blob:image/* repo:social.grain.gallery repo:social.grain.gallery.item repo:social.grain.photo repo:social.grain.photo.exif repo:social.grain.actor.profile repo:social.grain.graph.follow repo:social.grain.favorite repo:social.grain.comment repo:social.grain.story repo:social.grain.graph.block repo:app.bsky.feed.post?action=create"
+
+    public init(
+        clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
+        nonces: DPoPNonces = DPoPNonces(), timeout: TimeInterval = 10,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.issuer = issuer
+        self.scope = scope
+        self.nonces = nonces
+        self.clock = clock
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpCookieStorage = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The server's metadata, fetched once; its `issuer` must be the one we were configured with.
+    public func metadata() async throws(OAuthError) -> AuthorizationServerMetadata {
+        if let cached = cachedMetadata.withLock({ $0 }) { return cached }
+        let url = issuer.appendingPathComponent(".well-known/oauth-authorization-server")
+        let (data, status) = try await send(URLRequest(url: url))
+        guard status == 200, let metadata = try? JSONDecoder().decode(AuthorizationServerMetadata.self, from: data) else {
+            throw OAuthError(code: "server_error", detail: "the authorization server's metadata could not be read", status: status)
+        }
+        guard Self.sameIssuer(metadata.issuer, issuer.absoluteString) else {
+            throw OAuthError(code: "server_error", detail: "the metadata names issuer \(metadata.issuer), not \(issuer)")
+        }
+        cachedMetadata.withLock { $0 = metadata }
+        return metadata
+    }
+
+    /// Pushes an authorization request and returns where to send the browser, plus what to keep for the callback.
+    public func beginSignIn(loginHint: String?) async throws(OAuthError) -> (authorizeURL: URL, pending: PendingAuthorization) {
+        let metadata = try await metadata()
+        guard let parEndpoint = metadata.pushedAuthorizationRequestEndpoint.flatMap(URL.init(string:)) else {
+            throw OAuthError(code: "server_error", detail: "the server does not offer pushed authorization requests")
+        }
+        let key = P256PrivateKey()
+        let verifier = PKCE.makeVerifier()
+        let state = SecureRandom.token(byteCount: 24)
+        var form: [(String, String)] = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+            ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
+            ("state", state), ("scope", scope),
+        ]
+        if let loginHint, !loginHint.isEmpty { form.append(("login_hint", loginHint)) }
+        let (data, status) = try await postForm(parEndpoint, form, key: key)
+        struct PARResponse: Decodable { var request_uri: String }
+        guard (200..<300).contains(status), let par = try? JSONDecoder().decode(PARResponse.self, from: data) else {
+            throw Self.error(from: data, status: status)
+        }
+        var components = URLComponents(string: metadata.authorizationEndpoint)!
+        components.queryItems = [URLQueryItem(name: "request_uri", value: par.request_uri), URLQueryItem(name: "client_id", value: clientID)]
+        let pending = PendingAuthorization(
+            state: state, codeVerifier: verifier, dpopKey: key.rawRepresentation, issuer: metadata.issuer, createdAt: clock())
+        return (components.url!, pending)
+    }
+
+    /// Exchanges the code from the callback; checks `iss` against the server we started with.
+    public func completeSignIn(pending: PendingAuthorization, code: String, issuer returnedIssuer: String?) async throws(OAuthError)
+        -> TokenSet
+    {
+        guard clock() - pending.createdAt <= 600 else {
+            throw OAuthError(code: "expired", detail: "the sign-in took too long; start again")
+        }
+        guard let returnedIssuer, Self.sameIssuer(returnedIssuer, pending.issuer) else {
+            throw OAuthError(code: "invalid_issuer", detail: "the callback came from an unexpected issuer")
+        }
+        let key = try Self.key(pending.dpopKey)
+        return try await tokenRequest([
+            ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
+            ("redirect_uri", redirectURI), ("code_verifier", pending.codeVerifier),
+        ], key: key)
+    }
+
+    /// Trades the refresh token for new tokens (the server rotates the refresh token).
+    public func refresh(_ tokens: TokenSet, dpopKey: [UInt8]) async throws(OAuthError) -> TokenSet {
+        guard let refreshToken = tokens.refreshToken else {
+            throw OAuthError(code: "invalid_grant", detail: "the session has no refresh token")
+        }
+        var refreshed = try await tokenRequest(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)],
+            key: try Self.key(dpopKey))
+        guard refreshed.subject == tokens.subject else {
+            throw OAuthError(code: "invalid_grant", detail: "the refreshed token names another account")
+        }
+        if refreshed.handle == nil { refreshed.handle = tokens.handle }
+        return refreshed
+    }
+
+    /// Revokes a token where the server offers revocation; failures are ignored (we forget the tokens anyway).
+    public func revoke(_ token: String, dpopKey: [UInt8]) async {
+        guard let metadata = try? await metadata(), let endpoint = metadata.revocationEndpoint.flatMap(URL.init(string:)),
+            let key = try? Self.key(dpopKey)
+        else { return }
+        _ = try? await postForm(endpoint, [("token", token), ("client_id", clientID)], key: key)
+    }
+
+    func tokenRequest(_ form: [(String, String)], key: P256PrivateKey) async throws(OAuthError) -> TokenSet {
+        let metadata = try await metadata()
+        guard let endpoint = URL(string: metadata.tokenEndpoint) else {
+            throw OAuthError(code: "server_error", detail: "bad token endpoint")
+        }
+        let (data, status) = try await postForm(endpoint, form, key: key)
+        guard status == 200, let response = try? JSONDecoder().decode(TokenResponse.self, from: data) else {
+            throw Self.error(from: data, status: status)
+        }
+        guard response.tokenType.lowercased() == "dpop" else {
+            throw OAuthError(code: "server_error", detail: "the server issued a \(response.tokenType) token, not a DPoP-bound one")
+        }
+        guard let sub = response.sub, DID.isValid(sub) else {
+            throw OAuthError(code: "server_error", detail: "the token response names no valid account (sub)")
+        }
+        return TokenSet(
+            accessToken: response.accessToken, refreshToken: response.refreshToken,
+            expiresAt: clock() + (response.expiresIn ?? 3600), subject: sub, scope: response.scope, handle: response.handle)
+    }
+
+    /// POSTs a form with a DPoP proof, retrying once with the server's nonce when it asks for one.
+    func postForm(_ url: URL, _ form: [(String, String)], key: P256PrivateKey) async throws(OAuthError) -> (Data, Int) {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(Self.formEncode(form).utf8)
+        for attempt in 0..<2 {
+            do {
+                request.setValue(
+                    try DPoP.proof(key: key, method: "POST", url: url.absoluteString, now: clock(), nonce: nonces.nonce(for: url)),
+                    forHTTPHeaderField: "DPoP")
+            } catch {
+                throw OAuthError(code: "client_error", detail: "could not sign a DPoP proof: \(error)")
+            }
+            let (data, status) = try await send(request)
+            if attempt == 0, status == 400 || status == 401,
+                (try? JSONDecoder().decode(OAuthErrorBody.self, from: data))?.error == "use_dpop_nonce"
+            {
+                continue
+            }
+            return (data, status)
+        }
+        throw OAuthError(code: "use_dpop_nonce", detail: "the server kept refusing our DPoP nonce")
+    }
+
+    func send(_ request: URLRequest) async throws(OAuthError) -> (Data, Int) {
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return (data, 0) }
+            if let url = request.url { nonces.update(for: url, from: http) }
+            return (data, http.statusCode)
+        } catch {
+            throw OAuthError(code: "unreachable", detail: "the authorization server could not be reached (\(error.localizedDescription))")
+        }
+    }
+
+    static func error(from data: Data, status: Int) -> OAuthError {
+        if let body = try? JSONDecoder().decode(OAuthErrorBody.self, from: data) {
+            return OAuthError(code: body.error, detail: body.errorDescription ?? "", status: status)
+        }
+        // hatk answers some failures with {"error": "<message>"} and status 500.
+        return OAuthError(code: "server_error", detail: "the authorization server answered \(status)", status: status)
+    }
+
+    static func key(_ raw: [UInt8]) throws(OAuthError) -> P256PrivateKey {
+        do { return try P256PrivateKey(rawRepresentation: raw) } catch {
+            throw OAuthError(code: "client_error", detail: "the session's DPoP key is unreadable")
+        }
+    }
+
+    static func sameIssuer(_ a: String, _ b: String) -> Bool {
+        func normal(_ s: String) -> String { (s.hasSuffix("/") ? String(s.dropLast()) : s).lowercased() }
+        return normal(a) == normal(b)
+    }
+
+    static func formEncode(_ fields: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return fields.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        }.joined(separator: "&")
+    }
+}

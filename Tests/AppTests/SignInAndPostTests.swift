@@ -1,0 +1,169 @@
+import ATProto
+import App
+import Foundation
+import Imaging
+import Testing
+
+@Suite(.serialized)
+struct SignInAndPostTests {
+    /// Signs in through the front's OAuth client against the embedded authorization server.
+    func signIn(_ browser: Browser, handle: String, password: String, next: String = "/create") async throws -> Browser.Page {
+        let login = try await browser.get("/login?next=\(next)")
+        #expect(login.status == 200)
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
+        let started = try await browser.post("/login", form: [("csrf", csrf), ("handle", handle), ("next", next)])
+        #expect(started.status == 303)
+        let authorize = try #require(started.location)
+        #expect(authorize.contains("/oauth/authorize?request_uri="))
+        let signInPage = try await browser.get(authorize)
+        #expect(signInPage.status == 200)
+        let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: signInPage.body).first))
+        let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: signInPage.body).first))
+        let username = String(handle.prefix { $0 != "." })
+        let approved = try await browser.post(
+            "/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", username), ("password", password)])
+        #expect(approved.status == 303)
+        let callback = try #require(approved.location)
+        #expect(callback.contains("/auth/callback?") && callback.contains("code=") && callback.contains("iss="))
+        return try await browser.get(callback)
+    }
+
+    @Test(
+        "a household member signs in, posts a JPEG story that opens in the viewer, deletes it, and signs out",
+        arguments: [false, true])
+    func signInPostDeleteSignOut(serverNonces: Bool) async throws {
+        // Run once against hatk's behaviour (no DPoP nonces) and once with atproto-profile nonces.
+        let live = try await LiveApp(dpopNonces: serverNonces)
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        let landed = try await signIn(browser, handle: "maya.home.test", password: "maya-stories")
+        #expect(landed.status == 303)
+        #expect(landed.location == "/create")
+        #expect(browser.cookie("gs_session") != nil)
+
+        let form = try await browser.get("/create")
+        #expect(form.status == 200)
+        #expect(form.body.contains(#"name="photo""#))
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: form.body).first)
+        var pixels = [UInt8](repeating: 0, count: 300 * 400 * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) { pixels[i] = UInt8(i % 251); pixels[i + 1] = 90; pixels[i + 2] = 200 }
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 300, height: 400, pixels: pixels), quality: 80)
+        let posted = try await browser.postMultipart("/create", fields: [("csrf", csrf)], file: ("photo", "me.jpg", "image/jpeg", jpeg))
+        #expect(posted.status == 303)
+        let storyPath = try #require(posted.location)
+        #expect(storyPath.hasPrefix("/profile/did:plc:") && storyPath.contains("/story/"))
+
+        let story = try await browser.get(storyPath)
+        #expect(story.status == 200)
+        #expect(story.body.contains(#"width="300" height="400""#))
+        let deleteHref = try #require(captures(#"href="([^"]+)" data-delete"#, in: story.body).first)
+        let home = try await browser.get("/")
+        let firstAuthor = captures(#"data-story-author="([^"]+)""#, in: home.body).first
+        #expect(storyPath.contains(firstAuthor ?? "none"), "the strip shows the poster first")
+
+        let confirm = try await browser.get(deleteHref)
+        #expect(confirm.status == 200)
+        let deleteCSRF = try #require(captures(#"name="csrf" value="([^"]+)""#, in: confirm.body).first)
+        let deleted = try await browser.post(deleteHref, form: [("csrf", deleteCSRF)])
+        #expect(deleted.status == 303)
+        #expect(try await browser.get(storyPath).status == 404)
+
+        let out = try await browser.post("/logout", form: [("csrf", deleteCSRF)])
+        #expect(out.status == 303)
+        #expect(browser.cookie("gs_session") == nil)
+        let after = try await browser.get("/create")
+        #expect(after.status == 302)
+        #expect(after.location?.hasPrefix("/login") == true)
+    }
+
+    @Test("a wrong password keeps the person on the sign-in page with one message for any mistake")
+    func wrongPassword() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        let login = try await browser.get("/login")
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
+        let started = try await browser.post("/login", form: [("csrf", csrf), ("handle", "maya.home.test")])
+        let page = try await browser.get(try #require(started.location))
+        let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: page.body).first))
+        let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first))
+        let wrong = try await browser.post("/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "nope")])
+        #expect(wrong.status == 401)
+        #expect(wrong.body.contains("Wrong username or password"))
+        #expect(browser.cookie("gs_session") == nil)
+    }
+
+    @Test("forms without the CSRF token, or sent from another origin, are refused")
+    func csrfRefused() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        _ = try await browser.get("/login")
+        let noToken = try await browser.post("/login", form: [("handle", "maya.home.test")])
+        #expect(noToken.status == 403)
+        let wrongToken = try await browser.post("/login", form: [("csrf", "forged-token-forged-token-forged-token"), ("handle", "maya.home.test")])
+        #expect(wrongToken.status == 403)
+    }
+
+    @Test("posting needs a session: the create page sends visitors to sign in")
+    func createNeedsSignIn() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let page = try await live.get("/create")
+        #expect(page.status == 302)
+        #expect(page.headers["Location"] == "/login?next=/create")
+    }
+
+    @Test("the client metadata names our callback and asks for DPoP-bound tokens")
+    func clientMetadata() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let (status, body, _) = try await live.get("/oauth-client-metadata.json")
+        #expect(status == 200)
+        let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        #expect(json?["client_id"] as? String == live.base + "/oauth-client-metadata.json")
+        #expect(json?["redirect_uris"] as? [String] == [live.base + "/auth/callback"])
+        #expect(json?["dpop_bound_access_tokens"] as? Bool == true)
+        #expect((json?["scope"] as? String)?.hasPrefix("atproto ") == true)
+    }
+}
+
+@Suite(.serialized)
+struct SessionRefreshTests {
+    func postStory(_ browser: Browser) async throws -> Browser.Page {
+        let form = try await browser.get("/create")
+        guard let csrf = captures(#"name="csrf" value="([^"]+)""#, in: form.body).first else { return form }
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 40, height: 30, red: 200, green: 80, blue: 20), quality: 80)
+        return try await browser.postMultipart("/create", fields: [("csrf", csrf)], file: ("photo", "p.jpg", "image/jpeg", jpeg))
+    }
+
+    @Test("after the access token expires, concurrent posts refresh it once and all succeed")
+    func concurrentRefreshHappensOnce() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        _ = try await SignInAndPostTests().signIn(browser, handle: "jonas.home.test", password: "jonas-stories")
+        live.clock.advance(hours: 2)
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 { group.addTask { try await self.postStory(browser).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(results == [303, 303, 303, 303], "a second refresh with the rotated token would have ended the session")
+        #expect(try await postStory(browser).status == 303)
+    }
+
+    @Test("when the refresh token has expired the session ends and the person is asked to sign in again")
+    func deadGrantEndsSession() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        _ = try await SignInAndPostTests().signIn(browser, handle: "jonas.home.test", password: "jonas-stories")
+        live.clock.advance(hours: 24 * 13.9)
+        // The session itself outlives this; the refresh token (14 days at the server) does not after the next jump.
+        #expect(try await postStory(browser).status == 303)
+        live.clock.advance(hours: 24 * 14.5)
+        let page = try await postStory(browser)
+        #expect(page.status == 302)
+        #expect(page.location?.hasPrefix("/login") == true)
+    }
+}
