@@ -72,7 +72,7 @@ final class Front: Sendable {
 
     private func handle(_ kind: SiteURL.Kind, _ request: Request) async throws -> Response {
         switch kind {
-        case .home: return try await home()
+        case .home: return try await home(request)
         case .stories: return try await stories(request)
         case .story: return try await story(request)
         case .profile: return try await profile(request)
@@ -81,11 +81,11 @@ final class Front: Sendable {
         }
     }
 
-    func home() async throws -> Response {
+    func home(_ request: Request) async throws -> Response {
         // A fresh household without any account starts at the first-run page.
         if household?.needsOwner == true { return .redirect(to: "/welcome", status: .found) }
         let model = try await HomePage.query(try reader)
-        return try pages.render("home", title: "Stories", model: model)
+        return try pages.render("home", title: "Stories", model: model, signedInAs: try currentSession(request)?.handle)
     }
 
     /// `/stories/<actor>`: picks the story to open and redirects to its permalink.
@@ -131,7 +131,8 @@ final class Front: Sendable {
         guard let model = try await ProfilePage.query(actor: actor, reader: try reader, now: clock()) else {
             return try notFound("No one called \(actor) is here.")
         }
-        return try pages.render("profile", title: model.author.name, model: model)
+        return try pages.render(
+            "profile", title: model.author.name, model: model, signedInAs: try currentSession(request)?.handle)
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.

@@ -21,3 +21,19 @@ struct CommandLineTests {
         }
     }
 }
+
+struct UsersCommandTests {
+    @Test("users add parses its name and options")
+    func parsesUsersAdd() throws {
+        guard case .addUser(let c) = try Command.parse(["users", "add", "Maya", "--display-name", "Maya Costa", "--password-stdin", "--data", "/tmp/d"]) else {
+            Issue.record("expected users add")
+            return
+        }
+        #expect(c.name == "maya")
+        #expect(c.displayName == "Maya Costa")
+        #expect(c.passwordFromStdin)
+        #expect(c.dataDirectory == "/tmp/d")
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "add"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "remove", "x"]) }
+    }
+}

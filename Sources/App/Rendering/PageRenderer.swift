@@ -14,16 +14,18 @@ struct PageRenderer: Sendable {
         var stylesheet: String
         var scripts: [String]
         var bodyClass: String
+        /// The signed-in person's handle, for the header; nil shows a sign-in link.
+        var signedInAs: String?
     }
 
     func render<Model: Encodable>(
         _ template: String, title: String, model: Model, status: HTTPStatus = .ok, scripts: [String] = [],
-        bodyClass: String = ""
+        bodyClass: String = "", signedInAs: String? = nil
     ) throws -> Response {
         let nonce = SecureRandom.token(byteCount: 16)
         let layout = Layout(
             title: title, nonce: nonce, stylesheet: assets.url(for: "css/app.css"),
-            scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass)
+            scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: signedInAs)
         guard case .dictionary(var context) = try TemplateValue(encoding: layout) else {
             preconditionFailure("a struct always encodes to a dictionary")
         }

@@ -20,6 +20,12 @@ final class Browser: Sendable {
 
     func cookie(_ name: String) -> String? { jar.withLock { $0[name] } }
 
+    func plant(_ name: String, _ value: String) { jar.withLock { $0[name] = value } }
+
+    /// The raw Set-Cookie headers of the last response, for checking attributes.
+    func lastSetCookies() -> [String] { lastCookies.withLock { $0 } }
+    private let lastCookies = Mutex<[String]>([])
+
     func get(_ path: String) async throws -> Page {
         try await send(URLRequest(url: url(path)))
     }
@@ -63,6 +69,7 @@ final class Browser: Sendable {
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
+        lastCookies.withLock { $0 = Browser.setCookies(http) }
         for header in Browser.setCookies(http) {
             let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }

@@ -28,8 +28,9 @@ struct LiveApp {
     let app: Application
     let clock: TestClock
     let base: String
+    let dataDirectory: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false) async throws {
+    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false) async throws {
         var configuration = AppConfiguration()
         configuration.port = 0
         configuration.dataDirectory = FileManager.default.temporaryDirectory
@@ -42,8 +43,10 @@ struct LiveApp {
         configuration.upstreamTimeout = upstreamTimeout
         configuration.fastPasswordHashing = true
         configuration.requireDPoPNonce = dpopNonces
+        configuration.behindTLSProxy = behindTLSProxy
         let clock = TestClock()
         self.clock = clock
+        dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
         try app.start()
         _ = try app.seedDemoIfAsked(now: clock.now)
