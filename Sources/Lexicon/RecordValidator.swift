@@ -11,7 +11,7 @@ public enum RecordValidator {
     }
 
     /// Collections this server knows; records of others are refused rather than stored unchecked.
-    public static let knownCollections: Set<String> = [StoryRecord.collection, ProfileRecord.collection]
+    public static let knownCollections: Set<String> = [StoryRecord.collection, ProfileRecord.collection, CrossPost.collection]
 
     public static func validate(_ record: JSONValue, collection: String) throws(Invalid) {
         guard case .object(let fields) = record else { throw Invalid(path: "record", message: "must be an object") }
@@ -21,6 +21,7 @@ public enum RecordValidator {
         switch collection {
         case StoryRecord.collection: try validateStory(fields)
         case ProfileRecord.collection: try validateProfile(fields)
+        case CrossPost.collection: try validatePost(fields)
         default: throw Invalid(path: "collection", message: "unknown collection \(collection)")
         }
     }
@@ -57,6 +58,37 @@ public enum RecordValidator {
         try optionalString(f["description"], path: "record/description", maxLength: 2560, maxGraphemes: 256)
         try blob(f["avatar"], path: "record/avatar", required: false, accept: ["image/png", "image/jpeg"], maxSize: 1_000_000)
         try datetime(f["createdAt"], path: "record/createdAt", required: false)
+    }
+
+    /// `app.bsky.feed.post` as far as cross-posts use it: text, facets, one image embed, tags.
+    static func validatePost(_ f: [String: JSONValue]) throws(Invalid) {
+        guard case .string(let text)? = f["text"] else { throw Invalid(path: "record/text", message: "is required") }
+        guard text.utf8.count <= 3000, text.count <= 300 else {
+            throw Invalid(path: "record/text", message: "is too long (at most 300 characters)")
+        }
+        if let facets = f["facets"] {
+            guard case .array(let list) = facets else { throw Invalid(path: "record/facets", message: "must be an array") }
+            for (i, facet) in list.enumerated() {
+                guard let start = facet["index"]?["byteStart"]?.intValue, let end = facet["index"]?["byteEnd"]?.intValue,
+                    start >= 0, end >= start, end <= Int64(text.utf8.count)
+                else { throw Invalid(path: "record/facets/\(i)/index", message: "must lie within the text") }
+            }
+        }
+        if let embed = f["embed"] {
+            guard embed["$type"] == .string("app.bsky.embed.images"), case .array(let images)? = embed["images"],
+                (1...4).contains(images.count)
+            else { throw Invalid(path: "record/embed", message: "must be an app.bsky.embed.images with 1 to 4 images") }
+            for (i, image) in images.enumerated() {
+                try blob(image["image"], path: "record/embed/images/\(i)/image", required: true, accept: ["image/"], maxSize: CrossPost.maxImageBytes)
+                guard case .string? = image["alt"] else {
+                    throw Invalid(path: "record/embed/images/\(i)/alt", message: "is required (it may be empty)")
+                }
+            }
+        }
+        if let tags = f["tags"] {
+            guard case .array(let list) = tags, list.count <= 8 else { throw Invalid(path: "record/tags", message: "at most 8 tags") }
+        }
+        try datetime(f["createdAt"], path: "record/createdAt", required: true)
     }
 
     static func blob(_ value: JSONValue?, path: String, required: Bool, accept: [String], maxSize: Int) throws(Invalid) {

@@ -88,7 +88,11 @@ extension EmbeddedBackend {
             return XRPC.error(.badRequest, error.description)
         }
         // A record may only point at blobs its author uploaded.
-        for (path, blob) in [("record/media", record["media"]), ("record/avatar", record["avatar"])] {
+        var blobs = [("record/media", record["media"]), ("record/avatar", record["avatar"])]
+        if case .array(let images)? = record["embed"]?["images"] {
+            blobs += images.enumerated().map { ("record/embed/images/\($0.offset)/image", $0.element["image"]) }
+        }
+        for (path, blob) in blobs {
             guard let cid = blob?["ref"]?["$link"]?.stringValue else { continue }
             guard try store.blobMimeType(did: viewer.rawValue, cid: cid) != nil else {
                 return XRPC.error(.badRequest, "InvalidRecord: \(path): blob \(cid) was not uploaded by this account")
