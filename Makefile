@@ -8,7 +8,7 @@ DATA ?= ./data
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip
 TEST_PACKAGES := curl python3-pip
-BENCH_PACKAGES := wrk
+BENCH_PACKAGES := wrk nginx-light curl
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -16,7 +16,10 @@ SKIMAGE_VERSION := 0.24.0
 DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
-.PHONY: run test deps test-deps test-python bench-deps build release demo-photos clean
+bench: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/http.sh
+
+.PHONY: bench run test deps test-deps test-python bench-deps build release demo-photos clean
 
 run: deps demo-photos build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)

@@ -20,6 +20,8 @@ public struct AppConfiguration: Sendable {
     public var demo = false
     /// Where the demo's sample photographs are (see `make demo-photos`).
     public var demoPhotosDirectory = "./.build/demo-photos"
+    /// Extra demo members with one story each (benchmarks use a strip of 20 authors).
+    public var demoExtraMembers = 0
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
     /// How long one call to the hatk server may take.

@@ -117,6 +117,11 @@ public final class Application: Sendable {
         guard configuration.demo, let backend, let authServer else { return [] }
         let handles = try DemoHousehold.seed(
             into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
+        if !handles.isEmpty, configuration.demoExtraMembers > 0 {
+            try DemoHousehold.seedExtraMembers(
+                configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
+                handleDomain: configuration.handleDomain, now: now)
+        }
         return try handles.map { handle in
             let password = Self.demoPassword(for: handle)
             guard let account = try backend.store.account(handle) else { return (handle, password) }

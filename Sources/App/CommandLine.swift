@@ -36,15 +36,48 @@ public enum Command: Sendable {
           --public DIR          static files (default ./Public)
           --upstream-timeout S  seconds one call to the hatk server may take (default 10)
           --dev                 re-read templates and static files when they change
+          --demo-extra-members N  add N more demo members with one story each (benchmarks)
+
+        Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
+        --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
           --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
         """
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
+    /// Flags on the command line win.
+    static let environmentOptions = [
+        "--host", "--port", "--data", "--public-url", "--appview", "--demo", "--dev", "--demo-photos", "--handle-domain",
+        "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces",
+    ]
+    static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces"]
+
+    static func environmentVariable(for option: String) -> String {
+        "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    static func environmentArguments(_ environment: [String: String]) throws(UsageError) -> [String] {
+        var arguments: [String] = []
+        for option in environmentOptions {
+            guard let value = environment[environmentVariable(for: option)] else { continue }
+            if switches.contains(option) {
+                switch value.lowercased() {
+                case "1", "true", "yes", "on": arguments.append(option)
+                case "0", "false", "no", "off", "": break
+                default: throw UsageError(description: "\(environmentVariable(for: option)) must be true or false, not \(value)")
+                }
+            } else {
+                arguments += [option, value]
+            }
+        }
+        return arguments
+    }
+
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
         guard let verb = arguments.first else { return .help }
         switch verb {
         case "help", "--help", "-h": return .help
-        case "serve": return .serve(try parseServe(Array(arguments.dropFirst())))
+        case "serve": return .serve(try parseServe(try environmentArguments(environment) + Array(arguments.dropFirst())))
         case "users":
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
@@ -90,6 +123,11 @@ public enum Command: Sendable {
             case "--data": config.dataDirectory = try value(flag)
             case "--demo": config.demo = true
             case "--demo-photos": config.demoPhotosDirectory = try value(flag)
+            case "--demo-extra-members":
+                guard let n = Int(try value(flag)), (0...500).contains(n) else {
+                    throw UsageError(description: "--demo-extra-members takes 0 to 500")
+                }
+                config.demoExtraMembers = n
             case "--appview":
                 let raw = try value(flag)
                 guard let url = URL(string: raw), url.scheme == "https" || url.scheme == "http", url.host != nil else {

@@ -3,7 +3,7 @@ import Foundation
 
 // The executable only parses arguments and runs the application; everything else lives in App.
 do {
-    switch try Command.parse(Array(CommandLine.arguments.dropFirst())) {
+    switch try Command.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
     case .help:
         print(Command.usage)
     case .addUser(let command):

@@ -37,3 +37,19 @@ struct UsersCommandTests {
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "remove", "x"]) }
     }
 }
+
+struct EnvironmentConfigurationTests {
+    @Test("serve options come from GRAIN_STORIES_* variables, and flags win over them")
+    func environment() throws {
+        let env = ["GRAIN_STORIES_PORT": "9000", "GRAIN_STORIES_DATA": "/srv/s", "GRAIN_STORIES_DEMO": "true", "GRAIN_STORIES_PUBLIC_URL": "https://s.example"]
+        guard case .serve(let c) = try Command.parse(["serve", "--port", "9100"], environment: env) else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(c.port == 9100)
+        #expect(c.dataDirectory == "/srv/s")
+        #expect(c.demo)
+        #expect(c.publicURL == "https://s.example")
+        #expect(throws: Command.UsageError.self) { try Command.parse(["serve"], environment: ["GRAIN_STORIES_DEMO": "maybe"]) }
+    }
+}

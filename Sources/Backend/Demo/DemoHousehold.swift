@@ -70,6 +70,25 @@ public enum DemoHousehold {
         public let description: String
     }
 
+    /// Adds `count` more members with one story each, for benchmarks that want a long strip.
+    public static func seedExtraMembers(_ count: Int, into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime) throws {
+        let files = ["rocket.jpg", "coffee.png", "chelsea.png", "astronaut.png", "camera.png", "retina.jpg", "hubble_deep_field.jpg"]
+        for i in 0..<count {
+            let account = try backend.store.createAccount(handle: "member\(i + 4).\(handleDomain)", now: now)
+            let shot = Shot(file: files[i % files.count], hoursAgo: 3 + Double(i) * 0.5)
+            let avatar = try publish(Shot(file: files[(i + 1) % files.count], hoursAgo: 0), from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
+            try backend.store.putRecord(
+                did: account.did, collection: ProfileRecord.collection, rkey: "self",
+                value: try JSONValue(encoding: ProfileRecord(displayName: "Member \(i + 4)", avatar: avatar.ref)), now: now)
+            let created = now.adding(seconds: -shot.hoursAgo * 3600)
+            let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
+            let record = StoryRecord(
+                media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height), createdAt: created.iso8601)
+            try backend.store.putRecord(
+                did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
+        }
+    }
+
     /// Seeds the household unless the backend already has accounts. Returns the handles created.
     /// - Parameters:
     ///   - photos: the folder holding the sample photographs (`make demo-photos` fills one).
