@@ -24,6 +24,10 @@ public struct AppConfiguration: Sendable {
     public var demoExtraMembers = 0
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
+    /// How long answers of the hatk server are reused (the author list, stories, profiles).
+    public var readCacheTTL: Duration = .seconds(2)
+    /// How long pages for visitors without a session are reused.
+    public var pageCacheTTL: Duration = .seconds(1)
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
     /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix.

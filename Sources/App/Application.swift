@@ -53,7 +53,7 @@ public final class Application: Sendable {
             pages: pages,
             sessions: try SessionStore(path: configuration.dataDirectory + "/front.sqlite", key: dataKey),
             cookies: CookieSettings(secure: publicURL.hasPrefix("https://") || configuration.behindTLSProxy),
-            household: household, clock: clock)
+            household: household, pageCacheTTL: configuration.pageCacheTTL, clock: clock)
 
         var router = Router()
         router.use(SecurityHeaders())
@@ -105,7 +105,9 @@ public final class Application: Sendable {
             clientID: publicURL + SiteURL.clientMetadata.path, redirectURI: publicURL + SiteURL.authCallback.path,
             issuer: configuration.appview ?? URL(string: publicURL)!, nonces: nonces, timeout: configuration.upstreamTimeout,
             clock: unixClock)
-        let hatk = HatkClient(baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock)
+        let hatk = HatkClient(
+            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
+            cacheTTL: configuration.readCacheTTL)
         front.connect(Front.Upstream(hatk: hatk, oauth: oauth, origin: publicURL))
     }
 

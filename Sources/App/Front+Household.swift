@@ -67,6 +67,8 @@ extension Front {
             let now = clock()
             let account = try household.backend.store.createOwner(handle: household.handle(for: checked), now: now)
             try household.finish(account, displayName: displayName, password: password, now: now)
+            pageCache.removeAll()
+            try? connected.hatk.invalidateCache()
             return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", account.handle)]))
         } catch let error as HouseholdAdmin.InputError {
             return try accountForm(
@@ -125,6 +127,8 @@ extension Front {
             let now = clock()
             let account = try household.backend.store.acceptInvite(token, handle: household.handle(for: checked), now: now)
             try household.finish(account, displayName: displayName, password: password, now: now)
+            pageCache.removeAll()
+            try? connected.hatk.invalidateCache()
             return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", account.handle)]))
         } catch let error as HouseholdAdmin.InputError {
             return try accountForm(

@@ -68,6 +68,7 @@ extension Front {
             media: blob, aspectRatio: AspectRatio(width: info.width, height: info.height), createdAt: clock().iso8601)
         let output = try await hatk.createRecord(
             collection: StoryRecord.collection, record: try JSONValue(encoding: record), as: credentials)
+        pageCache.removeAll()
         let uri = try ATURI(output.uri)
         return .redirect(to: SiteURL.story(did: uri.authority, rkey: uri.rkey).path)
     }
@@ -115,6 +116,7 @@ extension Front {
             return signInRedirect(next: SiteURL.story(did: did, rkey: rkey).path)
         }
         try await connected.hatk.deleteRecord(collection: StoryRecord.collection, rkey: rkey, as: credentials)
+        pageCache.removeAll()
         return .redirect(to: SiteURL.home.path)
     }
 }

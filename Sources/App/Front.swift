@@ -21,13 +21,15 @@ final class Front: Sendable {
     let refreshes = RefreshCoordinator()
     /// The embedded backend's account administration; nil with `--appview`.
     let household: HouseholdAdmin?
+    let pageCache: PageCache
     private let upstream: Mutex<Upstream?>
 
     init(
         pages: PageRenderer, sessions: SessionStore, cookies: CookieSettings, household: HouseholdAdmin?,
-        clock: @escaping @Sendable () -> UTCTime
+        pageCacheTTL: Duration = .zero, clock: @escaping @Sendable () -> UTCTime
     ) {
         self.pages = pages
+        pageCache = PageCache(ttl: pageCacheTTL)
         self.household = household
         self.sessions = sessions
         self.cookies = cookies
@@ -53,8 +55,15 @@ final class Front: Sendable {
 
     func register(on router: inout Router) {
         for (kind, pattern) in SiteURL.patterns {
+            let cacheable = [.home, .story, .profile].contains(kind)
             router.on(.get, pattern) { [self] request in
-                try await self.guarded(request) { try await self.handle(kind, request) }
+                // Pages for visitors without a session are the same for everyone: serve them from the cache.
+                let anonymous = cacheable && request.cookies[self.cookies.sessionName] == nil
+                let key = request.path + "?" + request.query
+                if anonymous, let cached = self.pageCache.get(key) { return cached }
+                let response = try await self.guarded(request) { try await self.handle(kind, request) }
+                if anonymous { self.pageCache.put(key, response) }
+                return response
             }
         }
         registerAccountRoutes(on: &router)

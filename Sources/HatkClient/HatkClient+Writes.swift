@@ -82,6 +82,7 @@ extension HatkClient {
             request.setValue(proof, forHTTPHeaderField: "DPoP")
             let (data, status, challenge) = try await sendRecordingNonce(request, nsid: nsid)
             if attempt == 0, status == 401, challenge { continue }
+            if (200..<300).contains(status) { invalidateCache() }
             return try decode(Output.self, data: data, status: status, nsid: nsid)
         }
         throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)

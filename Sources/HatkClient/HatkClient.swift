@@ -15,14 +15,17 @@ public final class HatkClient: StoryReading {
     public let nonces: DPoPNonces
     /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
     let clock: @Sendable () -> Int64
+    let cache: ReadCache
 
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://grain.social`.
     ///   - timeout: how long one call may take before it fails with `.timeout`.
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: DPoPNonces = DPoPNonces(),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        cacheTTL: Duration = .zero
     ) {
+        cache = ReadCache(ttl: cacheTTL)
         self.baseURL = baseURL
         self.nonces = nonces
         self.clock = clock
@@ -79,10 +82,21 @@ public final class HatkClient: StoryReading {
             // URLComponents leaves '+' alone, which servers read as a space.
             components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         }
-        var request = URLRequest(url: components.url!)
+        let url = components.url!
+        if let cached = cache.get(url.absoluteString) {
+            return try decode(Output.self, data: cached, status: 200, nsid: nsid)
+        }
+        var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, status) = try await send(request, nsid: nsid)
-        return try decode(Output.self, data: data, status: status, nsid: nsid)
+        let output = try decode(Output.self, data: data, status: status, nsid: nsid)
+        cache.put(url.absoluteString, data)
+        return output
+    }
+
+    /// Forgets cached reads, after a write that changes what they would say.
+    public func invalidateCache() {
+        cache.removeAll()
     }
 
     func send(_ request: URLRequest, nsid: String) async throws(HatkError) -> (Data, Int) {

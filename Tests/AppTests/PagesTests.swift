@@ -1,6 +1,7 @@
 import ATProto
 import App
 import Foundation
+import Imaging
 import Testing
 
 @Suite(.serialized)
@@ -152,5 +153,35 @@ struct PagesTests {
         #expect(page.status == 404)
         #expect(!page.body.contains("<img src=x"))
         #expect(page.body.contains("No one called &lt;img src=x onerror=alert(1)&gt; is here."))
+    }
+}
+
+@Suite(.serialized)
+struct CachingTests {
+    @Test("anonymous pages are reused briefly but each carries its own nonce, and a post shows at once")
+    func pageCache() async throws {
+        let live = try await LiveApp(caches: true)
+        defer { Task { await live.stop() } }
+        let first = try await live.get("/")
+        let second = try await live.get("/")
+        let n1 = try #require(first.headers["Content-Security-Policy"]).components(separatedBy: "'nonce-")[1].prefix(22)
+        let n2 = try #require(second.headers["Content-Security-Policy"]).components(separatedBy: "'nonce-")[1].prefix(22)
+        #expect(n1 != n2)
+        #expect(first.body == second.body, "the strip page has no nonce in its body")
+        let story = try #require(try await live.get("/stories/ines.home.test").headers["Location"])
+        let v1 = try await live.get(story)
+        let v2 = try await live.get(story)
+        #expect(v1.body.contains("nonce=\"\(try #require(v1.headers["Content-Security-Policy"]).components(separatedBy: "'nonce-")[1].prefix(22))\""))
+        #expect(v2.body.contains("nonce=\"\(try #require(v2.headers["Content-Security-Policy"]).components(separatedBy: "'nonce-")[1].prefix(22))\""))
+
+        let browser = Browser(base: live.base)
+        _ = try await SignInAndPostTests().signIn(browser, handle: "ines.home.test", password: "ines-stories")
+        let form = try await browser.get("/create")
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: form.body).first)
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 30, height: 40, red: 10, green: 200, blue: 90), quality: 80)
+        #expect(try await browser.postMultipart("/create", fields: [("csrf", csrf)], file: ("photo", "p.jpg", "image/jpeg", jpeg)).status == 303)
+        let after = try await live.get("/")
+        #expect(captures(#"data-story-author="([^"]+)""#, in: after.body).first == captures(#"data-story-author="([^"]+)""#, in: first.body).last,
+            "Inês, who just posted, leads the strip immediately")
     }
 }

@@ -11,14 +11,17 @@ PORT=18281
 NGINX_PORT=18282
 trap 'kill $SERVER_PID 2>/dev/null || true; nginx -c "$WORK/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-"$BIN" serve --port $PORT --data "$WORK/data" --demo --demo-extra-members 17 --demo-photos .build/demo-photos >"$WORK/server.log" 2>&1 &
+# Seed 20 authors in a first run, then measure a fresh process, so peak RSS is the serving's, not the seeding's.
+"$BIN" serve --port $PORT --data "$WORK/data" --demo --demo-extra-members 17 --demo-photos .build/demo-photos >"$WORK/seed.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-# Wait for the demo seeding to finish (the strip reaches 20 authors).
-for _ in $(seq 1 200); do
-  n=$(curl -fsS "http://127.0.0.1:$PORT/" | grep -o 'data-story-author=' | wc -l || true)
+for _ in $(seq 1 300); do
+  n=$(curl -fsS "http://127.0.0.1:$PORT/" 2>/dev/null | grep -o 'data-story-author=' | wc -l || true)
   [ "$n" -ge 20 ] && break; sleep 0.2
 done
+kill $SERVER_PID; wait $SERVER_PID 2>/dev/null || true
+"$BIN" serve --port $PORT --data "$WORK/data" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 mkdir -p "$WORK/www"
 curl -fsS "http://127.0.0.1:$PORT/" -o "$WORK/www/index.html"
 VIEWER=$(curl -fsS -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
@@ -38,6 +41,7 @@ http {
 }
 CONF
 mkdir -p "$WORK/tmp"
+chmod -R a+rX "$WORK"
 nginx -c "$WORK/nginx.conf"
 
 run() { # name url -> "req/s p99"

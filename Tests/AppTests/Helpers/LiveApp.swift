@@ -30,7 +30,7 @@ struct LiveApp {
     let base: String
     let dataDirectory: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false) async throws {
+    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false) async throws {
         var configuration = AppConfiguration()
         configuration.port = 0
         configuration.dataDirectory = FileManager.default.temporaryDirectory
@@ -44,6 +44,11 @@ struct LiveApp {
         configuration.fastPasswordHashing = true
         configuration.requireDPoPNonce = dpopNonces
         configuration.behindTLSProxy = behindTLSProxy
+        // Tests that move the clock want every read fresh; the cache test turns caching on.
+        if !caches {
+            configuration.readCacheTTL = .zero
+            configuration.pageCacheTTL = .zero
+        }
         let clock = TestClock()
         self.clock = clock
         dataDirectory = configuration.dataDirectory

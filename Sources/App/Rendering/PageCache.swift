@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+import HTTPServer
+import Synchronization
+
+/// A one-second cache of whole pages for visitors who are not signed in: a busy strip is rendered
+/// once a second, not once a request. Each answer still gets its own CSP nonce, swapped into the body.
+final class PageCache: Sendable {
+    private struct Entry {
+        var expires: ContinuousClock.Instant
+        var response: Response
+        var nonce: String
+        /// Set while one request re-renders an expired page; the others keep getting the old one.
+        var refreshing = false
+    }
+
+    let ttl: Duration
+    private let entries = Mutex<[String: Entry]>([:])
+    static let capacity = 1024
+
+    init(ttl: Duration) { self.ttl = ttl }
+
+    /// The cached page for `key` with a fresh nonce, or nil when the caller should render it.
+    ///
+    /// An expired page is still served to everyone but the one caller chosen to re-render it (for up
+    /// to ten times the TTL), so a busy page never sends a stampede of renders upstream at once.
+    func get(_ key: String) -> Response? {
+        guard ttl > .zero else { return nil }
+        let now = ContinuousClock.now
+        let hit: Entry? = entries.withLock { entries in
+            guard var entry = entries[key] else { return nil }
+            if entry.expires >= now { return entry }
+            if entry.refreshing, entry.expires + ttl * 10 >= now { return entry }
+            entry.refreshing = true
+            entries[key] = entry
+            return nil
+        }
+        guard let hit else { return nil }
+        return Self.renonced(hit.response, old: hit.nonce)
+    }
+
+    func put(_ key: String, _ response: Response) {
+        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil,
+            let csp = response.headers["Content-Security-Policy"], let nonce = Self.nonce(in: csp)
+        else { return }
+        let expires = ContinuousClock.now + ttl
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll() }
+            entries[key] = Entry(expires: expires, response: response, nonce: nonce)
+        }
+    }
+
+    func removeAll() { entries.withLock { $0.removeAll() } }
+
+    static func nonce(in csp: String) -> String? {
+        guard let start = csp.range(of: "'nonce-") else { return nil }
+        let rest = csp[start.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        return String(rest[..<end])
+    }
+
+    /// Replaces every occurrence of the old nonce (22 random characters, so nothing else matches).
+    static func renonced(_ response: Response, old: String) -> Response {
+        let fresh = SecureRandom.token(byteCount: 16)
+        var copy = response
+        if case .bytes(let body) = response.body {
+            copy.body = .bytes(replace(Array(old.utf8), with: Array(fresh.utf8), in: body))
+        }
+        copy.headers["Content-Security-Policy"] = response.headers["Content-Security-Policy"]?
+            .replacingOccurrences(of: old, with: fresh)
+        return copy
+    }
+
+    static func replace(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return haystack }
+        // memmem finds each occurrence; pages without a nonce in their body are returned without a copy.
+        return haystack.withUnsafeBytes { hay -> [UInt8] in
+            needle.withUnsafeBytes { pin -> [UInt8] in
+                var out: [UInt8] = []
+                var offset = 0
+                while offset <= hay.count - pin.count,
+                    let found = memmem(hay.baseAddress! + offset, hay.count - offset, pin.baseAddress!, pin.count)
+                {
+                    let index = hay.baseAddress!.distance(to: UnsafeRawPointer(found))
+                    if out.isEmpty { out.reserveCapacity(hay.count + 64) }
+                    out.append(contentsOf: hay[offset..<index])
+                    out.append(contentsOf: replacement)
+                    offset = index + pin.count
+                }
+                if offset == 0 { return haystack }
+                out.append(contentsOf: hay[offset...])
+                return out
+            }
+        }
+    }
+}
