@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
-        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer"]),
+        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"]),

@@ -117,6 +117,7 @@ extension Front {
         if tokens.needsRefresh(now: unixNow) {
             let oauth = try connected.oauth
             let sessions = self.sessions
+            let counter = self
             let now = unixNow
             do {
                 tokens = try await refreshes.refresh(sessionID: session.idHash) {
@@ -124,6 +125,7 @@ extension Front {
                     let current = try sessions.session(idHash: session.idHash, now: now)?.tokens ?? session.tokens
                     if !current.needsRefresh(now: now) { return current }
                     let refreshed = try await oauth.refresh(current, dpopKey: session.dpopKey)
+                    counter.refreshCount.add(1, ordering: .relaxed)
                     var updated = session
                     updated.tokens = refreshed
                     try sessions.save(updated, now: now)

@@ -19,6 +19,8 @@ final class Front: Sendable {
     let sessions: SessionStore
     let cookies: CookieSettings
     let refreshes = RefreshCoordinator()
+    /// How many token refreshes this front has made (tests check concurrent requests share one).
+    let refreshCount = Atomic<Int>(0)
     /// The embedded backend's account administration; nil with `--appview`.
     let household: HouseholdAdmin?
     let pageCache: PageCache

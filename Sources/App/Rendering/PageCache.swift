@@ -77,22 +77,27 @@ final class PageCache: Sendable {
 
     static func replace(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
         guard !needle.isEmpty, haystack.count >= needle.count else { return haystack }
-        // memmem finds each occurrence; pages without a nonce in their body are returned without a copy.
+        // memchr to the first byte, memcmp the rest; pages without a nonce in their body are returned uncopied.
         return haystack.withUnsafeBytes { hay -> [UInt8] in
             needle.withUnsafeBytes { pin -> [UInt8] in
                 var out: [UInt8] = []
+                var copied = 0
                 var offset = 0
-                while offset <= hay.count - pin.count,
-                    let found = memmem(hay.baseAddress! + offset, hay.count - offset, pin.baseAddress!, pin.count)
-                {
-                    let index = hay.baseAddress!.distance(to: UnsafeRawPointer(found))
-                    if out.isEmpty { out.reserveCapacity(hay.count + 64) }
-                    out.append(contentsOf: hay[offset..<index])
-                    out.append(contentsOf: replacement)
-                    offset = index + pin.count
+                let last = hay.count - pin.count
+                while offset <= last, let hit = memchr(hay.baseAddress! + offset, Int32(pin[0]), last - offset + 1) {
+                    let index = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(hay.baseAddress! + index, pin.baseAddress!, pin.count) == 0 {
+                        if out.isEmpty { out.reserveCapacity(hay.count + 64) }
+                        out.append(contentsOf: hay[copied..<index])
+                        out.append(contentsOf: replacement)
+                        copied = index + pin.count
+                        offset = copied
+                    } else {
+                        offset = index + 1
+                    }
                 }
-                if offset == 0 { return haystack }
-                out.append(contentsOf: hay[offset...])
+                if copied == 0 { return haystack }
+                out.append(contentsOf: hay[copied...])
                 return out
             }
         }
