@@ -11,7 +11,7 @@ RUN swift build -c release --static-swift-stdlib --product grain-stories
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 ca-certificates \
+        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /data grain
 COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
@@ -21,4 +21,5 @@ WORKDIR /app
 USER grain
 VOLUME /data
 EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
 ENTRYPOINT ["grain-stories", "serve", "--host", "0.0.0.0", "--port", "8080", "--data", "/data"]
