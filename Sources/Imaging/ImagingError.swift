@@ -15,6 +15,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidArgument
         /// The encoder failed on valid input.
         case encodingFailed
+        /// No quality or size allowed by the caller brings the encoded image under its byte limit.
+        case cannotFit
     }
 
     /// The broad class of failure.
@@ -39,6 +41,10 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     static func corrupt(_ format: ImageFormat, _ detail: String) -> ImagingError {
         let name = format == .jpeg ? "JPEG" : "PNG"
         return ImagingError(.corrupt, "corrupt \(name) data: \(detail)")
+    }
+
+    static func tooLarge(width: Int, height: Int, maxSide: Int) -> ImagingError {
+        ImagingError(.tooLarge, "image is \(width)×\(height) pixels; the limit is \(maxSide) pixels per side")
     }
 
     static func invalidArgument(_ detail: String) -> ImagingError {

@@ -1,0 +1,49 @@
+import Imaging
+
+extension TestImages {
+    /// A gradient with seeded per-pixel noise of ±`amplitude`: photo-like detail that JPEG cannot compress away,
+    /// so byte limits bite at realistic sizes.
+    static func noisy(width: Int, height: Int, amplitude: Int, seed: UInt64 = 7) -> RGBImage {
+        var image = gradient(width: width, height: height)
+        var state = seed
+        let span = UInt64(2 * amplitude + 1)
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            var p = buffer.baseAddress!
+            let end = p + buffer.count
+            while p < end {
+                // xorshift64: cheap enough for 36 million samples in a debug build.
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                let value = Int(p.pointee) + Int(state % span) - amplitude
+                p.pointee = UInt8(value < 0 ? 0 : value > 255 ? 255 : value)
+                p += 1
+            }
+        }
+        return image
+    }
+
+    /// Four solid quadrants (red, green / blue, white), so any flip or rotation is visible at four sample points.
+    static func quadrants(width: Int, height: Int) -> RGBImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = quadrantColour(right: x >= width / 2, bottom: y >= height / 2)
+                let i = (y * width + x) * 3
+                pixels[i] = UInt8(colour.0)
+                pixels[i + 1] = UInt8(colour.1)
+                pixels[i + 2] = UInt8(colour.2)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    static func quadrantColour(right: Bool, bottom: Bool) -> (Int, Int, Int) {
+        switch (right, bottom) {
+        case (false, false): (255, 0, 0)
+        case (true, false): (0, 255, 0)
+        case (false, true): (0, 0, 255)
+        case (true, true): (255, 255, 255)
+        }
+    }
+}
