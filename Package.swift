@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
+        .target(name: "Geo", swiftSettings: strict),
+        .target(name: "Places", swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto"], swiftSettings: strict),
@@ -44,7 +46,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend", "AuthServer", "Storage", "Crypto",
-                "Imaging",
+                "Imaging", "Geo", "Places",
             ],
             swiftSettings: strict
         ),
@@ -55,6 +57,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"]),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),

@@ -24,6 +24,14 @@ public struct AppConfiguration: Sendable {
     public var demoExtraMembers = 0
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
+    /// How photos are named from their GPS position.
+    public enum GeocoderChoice: String, Sendable { case offline, nominatim, none }
+    public var geocoder = GeocoderChoice.offline
+    public var nominatimURL = URL(string: "https://nominatim.openstreetmap.org")!
+    /// The GeoNames-derived table of populated places (`make places` fetches it).
+    public var placesCSV = "./.build/places/cities1000.csv"
+    /// Published photos are made to fit this many bytes (Grain: 900,000; at most the lexicon's 5,000,000).
+    public var maxPhotoBytes = 900_000
     /// How long answers of the hatk server are reused (the author list, stories, profiles).
     public var readCacheTTL: Duration = .seconds(2)
     /// How long pages for visitors without a session are reused.

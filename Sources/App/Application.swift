@@ -6,6 +6,7 @@ import Foundation
 import HTMLRendering
 import HTTPServer
 import HatkClient
+import Places
 
 /// The whole server, assembled from configuration: the HTTP server, the front, and (unless an
 /// appview is configured) the embedded backend on the same origin.
@@ -53,7 +54,8 @@ public final class Application: Sendable {
             pages: pages,
             sessions: try SessionStore(path: configuration.dataDirectory + "/front.sqlite", key: dataKey),
             cookies: CookieSettings(secure: publicURL.hasPrefix("https://") || configuration.behindTLSProxy),
-            household: household, pageCacheTTL: configuration.pageCacheTTL, clock: clock)
+            household: household, uploads: try Self.uploadSettings(configuration), pageCacheTTL: configuration.pageCacheTTL,
+            clock: clock)
 
         var router = Router()
         router.use(SecurityHeaders())
@@ -69,6 +71,27 @@ public final class Application: Sendable {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         server = HTTPServer(configuration: serverConfiguration, router: router)
+    }
+
+    static func uploadSettings(_ configuration: AppConfiguration) throws -> UploadSettings {
+        var settings = UploadSettings()
+        settings.pipeline.maxBytes = configuration.maxPhotoBytes
+        var offline: OfflineGeocoder?
+        if configuration.geocoder != .none {
+            if FileManager.default.fileExists(atPath: configuration.placesCSV) {
+                offline = OfflineGeocoder(index: try PlaceIndex(csvPath: configuration.placesCSV))
+            } else {
+                FileHandle.standardError.write(Data(
+                    "grain-stories: no place table at \(configuration.placesCSV) (run `make places`); photos keep their H3 cell but get no place name\n".utf8))
+            }
+        }
+        switch configuration.geocoder {
+        case .offline: settings.geocoder = offline
+        case .nominatim:
+            settings.geocoder = NominatimGeocoder(client: NominatimClient(baseURL: configuration.nominatimURL), fallback: offline)
+        case .none: settings.geocoder = nil
+        }
+        return settings
     }
 
     /// Errors as JSON on the backend's paths and as a page everywhere else.

@@ -5,6 +5,10 @@ public enum Command: Sendable {
     case serve(AppConfiguration)
     /// `users add NAME`: creates a household account (handle `NAME.<domain>`) with a password.
     case addUser(AddUser)
+    /// `image process IN OUT [--max-bytes N] [--places FILE]`
+    case processImage(input: String, output: String, maxBytes: Int, placesCSV: String)
+    /// `h3 [--res N]`: `lat,lng` lines on stdin, one cell per line out.
+    case h3(resolution: Int)
     case help
 
     public struct AddUser: Sendable, Equatable {
@@ -23,6 +27,8 @@ public enum Command: Sendable {
     public static let usage = """
         Usage: grain-stories serve [options]
                grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--handle-domain NAME]
+               grain-stories image process IN OUT [--max-bytes N] [--places FILE]
+               grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
           --host ADDRESS        address to listen on (default 127.0.0.1)
           --port N              port to listen on (default 8080; 0 = any free port)
@@ -36,6 +42,10 @@ public enum Command: Sendable {
           --public DIR          static files (default ./Public)
           --upstream-timeout S  seconds one call to the hatk server may take (default 10)
           --dev                 re-read templates and static files when they change
+          --geocoder KIND       offline (default, GeoNames table), nominatim, or none
+          --nominatim-url URL   the Nominatim server for --geocoder nominatim
+          --places FILE         the place table (default ./.build/places/cities1000.csv)
+          --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
@@ -48,7 +58,8 @@ public enum Command: Sendable {
     /// Flags on the command line win.
     static let environmentOptions = [
         "--host", "--port", "--data", "--public-url", "--appview", "--demo", "--dev", "--demo-photos", "--handle-domain",
-        "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces",
+        "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
+        "--nominatim-url", "--places", "--max-photo-bytes",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces"]
 
@@ -78,6 +89,35 @@ public enum Command: Sendable {
         switch verb {
         case "help", "--help", "-h": return .help
         case "serve": return .serve(try parseServe(try environmentArguments(environment) + Array(arguments.dropFirst())))
+        case "image":
+            guard arguments.count >= 4, arguments[1] == "process" else {
+                throw UsageError(description: "usage: grain-stories image process IN OUT [--max-bytes N] [--places FILE]")
+            }
+            var maxBytes = 900_000
+            var places = "./.build/places/cities1000.csv"
+            var rest = arguments.dropFirst(4)
+            while let flag = rest.popFirst() {
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                switch flag {
+                case "--max-bytes":
+                    guard let n = Int(value), (10_000...5_000_000).contains(n) else {
+                        throw UsageError(description: "--max-bytes takes 10000 to 5000000")
+                    }
+                    maxBytes = n
+                case "--places": places = value
+                default: throw UsageError(description: "unknown option \(flag)")
+                }
+            }
+            return .processImage(input: arguments[2], output: arguments[3], maxBytes: maxBytes, placesCSV: places)
+        case "h3":
+            var resolution = 10
+            if arguments.count == 3, arguments[1] == "--res" {
+                guard let r = Int(arguments[2]), (0...15).contains(r) else { throw UsageError(description: "--res takes 0 to 15") }
+                resolution = r
+            } else if arguments.count != 1 {
+                throw UsageError(description: "usage: grain-stories h3 [--res N]")
+            }
+            return .h3(resolution: resolution)
         case "users":
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
@@ -144,6 +184,24 @@ public enum Command: Sendable {
                 }
                 config.upstreamTimeout = seconds
             case "--dev": config.development = true
+            case "--geocoder":
+                let raw = try value(flag)
+                guard let choice = AppConfiguration.GeocoderChoice(rawValue: raw) else {
+                    throw UsageError(description: "--geocoder is offline, nominatim or none, not \(raw)")
+                }
+                config.geocoder = choice
+            case "--nominatim-url":
+                let raw = try value(flag)
+                guard let url = URL(string: raw), url.scheme == "https" || url.scheme == "http" else {
+                    throw UsageError(description: "--nominatim-url needs an http(s) URL")
+                }
+                config.nominatimURL = url
+            case "--places": config.placesCSV = try value(flag)
+            case "--max-photo-bytes":
+                guard let n = Int(try value(flag)), (100_000...5_000_000).contains(n) else {
+                    throw UsageError(description: "--max-photo-bytes takes 100000 to 5000000")
+                }
+                config.maxPhotoBytes = n
             case "--behind-tls-proxy": config.behindTLSProxy = true
             case "--dpop-nonces": config.requireDPoPNonce = true
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")

@@ -4,15 +4,19 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Places
 
 /// Posting and deleting stories for the signed-in person, through the upstream's `dev.hatk.*` API.
 extension Front {
-    /// The largest photo accepted as it is (the processing pipeline that shrinks bigger ones comes later).
-    static let maxPhotoBytes = 900_000
+    /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
+    static let maxUploadBytes = 30_000_000
 
     func registerStoryWriteRoutes(on router: inout Router) {
-        router.on(.post, SiteURL.create.path, bodyLimit: Self.maxPhotoBytes + 64 * 1024) { [self] request in
+        router.on(.post, SiteURL.create.path, bodyLimit: Self.maxUploadBytes) { [self] request in
             try await self.guarded(request) { try await self.createStory(request) }
+        }
+        router.on(.post, "/create/inspect", bodyLimit: 1_100_000) { [self] request in
+            try await self.inspectPhoto(request)
         }
         router.on(.get, "/profile/:did/story/:rkey/delete") { [self] request in
             try await self.guarded(request) { try await self.deleteConfirm(request) }
@@ -38,7 +42,8 @@ extension Front {
         guard let session = try currentSession(request) else { return signInRedirect(next: SiteURL.create.path) }
         let (csrf, setCookie) = cookies.csrfToken(for: request)
         var response = try pages.render(
-            "create", title: "New story", model: CreateModel(csrf: csrf, handle: session.handle, error: error), status: status)
+            "create", title: "New story", model: CreateModel(csrf: csrf, handle: session.handle, error: error), status: status,
+            scripts: ["js/create.js"])
         if let setCookie { response.headers.add("Set-Cookie", setCookie) }
         return response
     }
@@ -50,27 +55,73 @@ extension Front {
         guard let photo = form["photo"], !photo.body.isEmpty else {
             return try await createForm(request, error: "Choose a photo to post.", status: .badRequest)
         }
-        guard Imaging.sniff(photo.body) == .jpeg, let info = try? Imaging.readInfo(photo.body) else {
-            return try await createForm(request, error: "That file is not a JPEG photo. Choose a .jpg file.", status: .unsupportedMediaType)
+        guard Imaging.sniff(photo.body) != nil else {
+            return try await createForm(request, error: "That file is not a JPEG or PNG photo.", status: .unsupportedMediaType)
         }
-        guard photo.body.count <= Self.maxPhotoBytes else {
-            return try await createForm(
-                request, error: "That photo is \(photo.body.count / 1000) kB; the limit is \(Self.maxPhotoBytes / 1000) kB.",
-                status: .payloadTooLarge)
+        let choices = StoryComposer.Choices(
+            useLocation: form.text("useLocation") != nil, locationText: form.text("location") ?? "",
+            labels: form.parts.filter { $0.name == "labels" }.map { String(decoding: $0.body, as: UTF8.self) },
+            crossPost: form.text("crossPost") != nil)
+        let processed: ProcessedImage
+        do {
+            let bytes = photo.body
+            let options = uploads.pipeline
+            processed = try await uploads.work.run { try ImagePipeline.process(bytes, options: options) }
+        } catch is ImageWork.Busy {
+            throw HTTPError(.serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
+        } catch let error as ImagingError {
+            let status: HTTPStatus = error.kind == .tooLarge ? .payloadTooLarge : HTTPStatus(code: 422)
+            return try await createForm(request, error: "That photo could not be used: \(error.description).", status: status)
         }
+        let place: PlaceLabel? =
+            if choices.useLocation, let gps = processed.metadata.gps { await uploads.geocoder?.label(for: gps) } else { nil }
+        let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
+
         let credentials: DPoPCredentials
         do { credentials = try await self.credentials(for: session) } catch is SignInRequired {
             return signInRedirect(next: SiteURL.create.path)
         }
         let hatk = try connected.hatk
-        let blob = try await hatk.uploadBlob(photo.body, mimeType: "image/jpeg", as: credentials)
-        let record = StoryRecord(
-            media: blob, aspectRatio: AspectRatio(width: info.width, height: info.height), createdAt: clock().iso8601)
+        let blob = try await hatk.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+        let record = StoryComposer.record(
+            blob: blob, width: processed.width, height: processed.height, location: location, address: address,
+            labels: choices.labels, createdAt: clock())
         let output = try await hatk.createRecord(
             collection: StoryRecord.collection, record: try JSONValue(encoding: record), as: credentials)
         pageCache.removeAll()
         let uri = try ATURI(output.uri)
-        return .redirect(to: SiteURL.story(did: uri.authority, rkey: uri.rkey).path)
+        let story = SiteURL.story(did: uri.authority, rkey: uri.rkey)
+        guard choices.crossPost else { return .redirect(to: story.path) }
+        // The story is posted whatever happens next; a failed cross-post is reported on its page.
+        let post = CrossPost.record(
+            place: LocationDisplay.format(location: location, address: address), storyURL: try connected.origin + story.path,
+            image: blob, aspectRatio: record.aspectRatio, createdAt: clock().iso8601)
+        do {
+            _ = try await hatk.createRecord(collection: CrossPost.collection, record: post, as: credentials)
+            return .redirect(to: story.with([("posted", "bluesky")]))
+        } catch {
+            FileHandle.standardError.write(Data("cross-post failed: \(error)\n".utf8))
+            return .redirect(to: story.with([("posted", "bluesky-failed")]))
+        }
+    }
+
+    /// `POST /create/inspect`: the start of a photo (its EXIF lives there) in, the place it was taken out,
+    /// so the form can show and let people edit or drop the location before posting. No coordinates leave.
+    func inspectPhoto(_ request: Request) async throws -> Response {
+        guard try currentSession(request) != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
+        let form = try request.multipartForm()
+        try cookies.checkCSRF(request, formToken: form.text("csrf"), origin: try connected.origin)
+        let head = form["photo"]?.body ?? []
+        var place: String?
+        var located = false
+        if let gps = Exif.read(head).gps {
+            located = true
+            place = await uploads.geocoder?.label(for: gps)?.locationName
+        }
+        let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
+        return Response(
+            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: .bytes(Array(try JSONEncoder().encode(body))))
     }
 
     struct DeleteModel: Encodable {

@@ -23,14 +23,17 @@ final class Front: Sendable {
     let refreshCount = Atomic<Int>(0)
     /// The embedded backend's account administration; nil with `--appview`.
     let household: HouseholdAdmin?
+    let uploads: UploadSettings
     let pageCache: PageCache
     private let upstream: Mutex<Upstream?>
 
     init(
         pages: PageRenderer, sessions: SessionStore, cookies: CookieSettings, household: HouseholdAdmin?,
-        pageCacheTTL: Duration = .zero, clock: @escaping @Sendable () -> UTCTime
+        uploads: UploadSettings = UploadSettings(), pageCacheTTL: Duration = .zero,
+        clock: @escaping @Sendable () -> UTCTime
     ) {
         self.pages = pages
+        self.uploads = uploads
         pageCache = PageCache(ttl: pageCacheTTL)
         self.household = household
         self.sessions = sessions
@@ -131,6 +134,11 @@ final class Front: Sendable {
         else { return try notFound("This story does not exist, or it was deleted.") }
         if try currentSession(request)?.did == did.rawValue {
             model.deleteHref = SiteURL.deleteStory(did: did.rawValue, rkey: rkey).path
+            switch request.query("posted") {
+            case "bluesky": model.notice = "Posted to your story and to Bluesky."
+            case "bluesky-failed": model.notice = "Your story is posted, but the Bluesky post failed. You can share the link yourself."
+            default: break
+            }
         }
         return try pages.render(
             "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"],

@@ -6,6 +6,12 @@ do {
     switch try Command.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
     case .help:
         print(Command.usage)
+    case .processImage(let input, let output, let maxBytes, let places):
+        print(try Tools.processImage(input: input, output: output, maxBytes: maxBytes, placesCSV: places))
+    case .h3(let resolution):
+        while let line = readLine() {
+            print(Tools.h3Line(line, resolution: resolution))
+        }
     case .addUser(let command):
         var configuration = AppConfiguration()
         configuration.dataDirectory = command.dataDirectory

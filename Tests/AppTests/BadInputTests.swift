@@ -29,7 +29,7 @@ struct BadInputTests {
         var request = URLRequest(url: URL(string: live.base + "/create")!)
         request.httpMethod = "POST"
         request.setValue("multipart/form-data; boundary=x", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(count: 3_000_000)
+        request.httpBody = Data(count: 31_000_000)
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 413)
         #expect(try await live.get("/healthz").status == 200, "the server keeps serving")

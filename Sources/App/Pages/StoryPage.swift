@@ -38,6 +38,8 @@ enum StoryPage {
         var expired: Bool
         /// Set when the signed-in person is the author: the story's delete confirm page.
         var deleteHref: String?
+        /// A word after posting, e.g. that the Bluesky cross-post failed while the story went up.
+        var notice: String?
     }
 
     /// Builds the page; nil when the story does not exist at all.
@@ -95,6 +97,6 @@ enum StoryPage {
             previousHref: previous, nextHref: next, closeHref: close,
             previousAuthorHref: previousAuthorHref, nextAuthorHref: nextAuthorHref,
             preload: preload, durationMs: photoDuration * 1000,
-            expired: now.microseconds - created.microseconds > 86_400_000_000, deleteHref: nil)
+            expired: now.microseconds - created.microseconds > 86_400_000_000, deleteHref: nil, notice: nil)
     }
 }

@@ -91,6 +91,13 @@ public final class BackendStore: Sendable {
         return try row.map(Self.storedRecord)
     }
 
+    /// Every record of one collection in one repo, newest first (for tools and tests).
+    public func records(of did: String, collection: String) throws -> [StoredRecord] {
+        try database.read {
+            try $0.query(Self.recordSelect + " WHERE r.did = ? AND r.collection = ? ORDER BY r.created_at DESC", [did, collection])
+        }.map(Self.storedRecord)
+    }
+
     static let recordSelect = """
         SELECT r.uri, r.cid, r.did, a.handle, r.value, r.created_at, r.indexed_at
         FROM records r JOIN accounts a ON a.did = r.did

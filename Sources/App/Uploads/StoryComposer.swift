@@ -1,0 +1,42 @@
+import ATProto
+import Geo
+import Imaging
+import Lexicon
+import Places
+
+/// Assembles the `social.grain.story` record from a processed photo and what the person chose,
+/// the way Grain does: an H3 resolution-10 cell and a name for `location`, `address` only when the
+/// place has a country, self-labels only when picked. Raw coordinates never enter the record.
+enum StoryComposer {
+    static let allowedLabels = ["nudity", "sexual", "gore"]
+
+    struct Choices: Equatable {
+        var useLocation = true
+        /// What the person typed (or left) in the location field; empty means "use the photo's place name".
+        var locationText = ""
+        var labels: [String] = []
+        var crossPost = false
+    }
+
+    static func location(gps: GPSCoordinate?, place: PlaceLabel?, choices: Choices) -> (HThreeLocation?, Address?) {
+        guard choices.useLocation, let gps, let cell = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: 10)
+        else { return (nil, nil) }
+        let typed = choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = typed.isEmpty ? place?.locationName : String(typed.prefix(200))
+        let address = place?.address.map {
+            Address(country: $0.country, postalCode: $0.postalCode, region: $0.region, locality: $0.locality, street: $0.street, name: $0.name)
+        }
+        return (HThreeLocation(value: cell.description, name: name), address)
+    }
+
+    static func record(
+        blob: BlobRef, width: Int, height: Int, location: HThreeLocation?, address: Address?, labels: [String], createdAt: UTCTime
+    ) -> StoryRecord {
+        var record = StoryRecord(media: blob, aspectRatio: AspectRatio(width: width, height: height), createdAt: createdAt.iso8601)
+        record.location = location
+        record.address = location == nil ? nil : address
+        let picked = allowedLabels.filter(labels.contains)
+        record.labels = picked.isEmpty ? nil : SelfLabels(picked)
+        return record
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NominatimClient {
+    /// Sends `request` and decodes the answer, turning every failure into a `NominatimError` whose message
+    /// carries no URL (URLError descriptions include it, and with it the coordinates).
+    func fetch(_ request: URLRequest) async throws -> NominatimResult? {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as URLError {
+            switch error.code {
+            case .timedOut:
+                throw NominatimError(.timeout, "Nominatim did not answer in time")
+            case .cancelled:
+                throw CancellationError()
+            default:
+                throw NominatimError(.transport, "Nominatim request failed (URLError \(error.code.rawValue))")
+            }
+        }
+        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+            throw NominatimError(.malformedResponse, "Nominatim answer is not HTTP")
+        }
+        guard status == 200 else {
+            throw NominatimError(.status(status), "Nominatim answered HTTP \(status)")
+        }
+        guard data.count <= Self.maximumBodySize else {
+            throw NominatimError(.malformedResponse, "Nominatim answer exceeds \(Self.maximumBodySize) bytes")
+        }
+        return try Self.decode(data)
+    }
+
+    /// Decodes a reverse answer; Nominatim reports "no place here" as `200 {"error": "Unable to geocode"}`.
+    static func decode(_ data: Data) throws(NominatimError) -> NominatimResult? {
+        struct Envelope: Decodable {
+            var error: String?
+        }
+        let decoder = JSONDecoder()
+        do {
+            if try decoder.decode(Envelope.self, from: data).error != nil { return nil }
+            return try decoder.decode(NominatimResult.self, from: data)
+        } catch {
+            throw NominatimError(.malformedResponse, "Nominatim answer is not a JSON reverse result")
+        }
+    }
+}
+
+/// Refuses every redirect, so coordinates only ever reach the configured server; the 3xx then surfaces as a
+/// `.status` error. A session delegate because Linux ignores per-task delegates.
+final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// Coordinates rounded to 5 decimals (about 1.1 m at the equator): the cache key and the values sent. Integers
+/// keep the key exact and let the query text be written without floating-point formatting surprises.
+struct CoordinateKey: Hashable, Sendable {
+    let latitude: Int64
+    let longitude: Int64
+
+    init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite, (-90.0...90.0).contains(latitude),
+            (-180.0...180.0).contains(longitude)
+        else { return nil }
+        self.latitude = Int64((latitude * 100_000).rounded())
+        self.longitude = Int64((longitude * 100_000).rounded())
+    }
+
+    var latitudeText: String { Self.decimal(latitude) }
+    var longitudeText: String { Self.decimal(longitude) }
+
+    /// `4885660` as `48.8566`, `-5` as `-0.00005`, `0` as `0`: plain decimal, never an exponent.
+    static func decimal(_ scaled: Int64) -> String {
+        let magnitude = scaled.magnitude
+        let whole = magnitude / 100_000
+        var fraction = String(magnitude % 100_000)
+        fraction = String(repeating: "0", count: 5 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let sign = scaled < 0 ? "-" : ""
+        return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Reverse geocoding through a Nominatim server, as Grain does it, within the public server's usage policy: an
+/// identifying User-Agent, at most one request per interval across all callers, and a cache so that a burst of
+/// photos from one spot costs one request.
+///
+/// Privacy: coordinates go only to `baseURL` (redirects are refused), are rounded to 5 decimals (about 1 m)
+/// before they are sent, are kept only as cache keys in memory, and never appear in errors or logs. Only use it
+/// when the author's `includeLocation` preference is on: sending coordinates discloses them to a third party.
+public final class NominatimClient: Sendable {
+    /// The largest answer accepted; real reverse answers are a few kilobytes.
+    static let maximumBodySize = 512 * 1024
+
+    private let baseURL: URL
+    private let userAgent: String
+    private let timeout: TimeInterval
+    let session: URLSession
+    private let gate: RequestGate
+    private let cache: Mutex<LRUCache<CoordinateKey, NominatimResult?>>
+
+    /// - Parameters:
+    ///   - baseURL: The server; `/reverse` is appended to its path.
+    ///   - userAgent: Sent with every request; the public server requires one that identifies the application.
+    ///   - minimumInterval: The least time between the starts of two requests, across all callers.
+    ///   - cacheSize: How many answers (including "nothing here") to keep, least recently used dropped first.
+    ///   - timeout: Seconds before a request fails with `.timeout`; rounded up to whole seconds, at least 1,
+    ///     because Linux Foundation truncates it to whole seconds and times out at once on anything below 1.
+    ///   - clock: Paces requests; tests inject one that does not really sleep.
+    public init(
+        baseURL: URL = URL(string: "https://nominatim.openstreetmap.org")!,
+        userAgent: String = "grain-stories/0.1 (+https://github.com/grain-stories)",
+        minimumInterval: Duration = .seconds(1),
+        cacheSize: Int = 1000,
+        timeout: TimeInterval = 10,
+        clock: PacingClock = .continuous
+    ) {
+        self.baseURL = baseURL
+        self.userAgent = userAgent
+        let timeout = max(1, timeout.rounded(.up))
+        self.timeout = timeout
+        self.gate = RequestGate(interval: minimumInterval, clock: clock)
+        self.cache = Mutex(LRUCache(capacity: cacheSize))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        self.session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Looks up the place at a coordinate.
+    /// - Parameters:
+    ///   - latitude: Degrees north, -90...90.
+    ///   - longitude: Degrees east, -180...180.
+    /// - Returns: The result, or `nil` when the server knows nothing there (open sea).
+    /// - Throws: `NominatimError` for bad coordinates, a non-200 status, a timeout, a connection failure or a
+    ///   malformed body; `CancellationError` when the calling task is cancelled while waiting for its turn.
+    public func reverse(latitude: Double, longitude: Double) async throws -> NominatimResult? {
+        guard let key = CoordinateKey(latitude: latitude, longitude: longitude) else {
+            throw NominatimError(.invalidCoordinates, "Nominatim lookup refused: coordinates out of range")
+        }
+        if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        try await gate.wait()
+        // Another caller may have fetched the same point while this one waited for its turn.
+        if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        let result = try await fetch(reverseRequest(for: key))
+        cache.withLock { $0.insert(result, for: key) }
+        return result
+    }
+
+    /// Grain's request: `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent.
+    func reverseRequest(for key: CoordinateKey) -> URLRequest {
+        var components = URLComponents(url: baseURL.appendingPathComponent("reverse"), resolvingAgainstBaseURL: false)!
+        components.percentEncodedQuery = "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1"
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "GET"
+        request.timeoutInterval = timeout
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return request
+    }
+}

@@ -1,0 +1,60 @@
+/// The parts of a Nominatim `/reverse?format=json&addressdetails=1` answer that Grain's mapping reads.
+public struct NominatimResult: Sendable, Equatable, Decodable {
+    /// The address details; fields absent from the answer are `nil`.
+    public struct Address: Sendable, Equatable, Decodable {
+        public var houseNumber: String?
+        public var road: String?
+        public var city: String?
+        public var town: String?
+        public var village: String?
+        public var state: String?
+        public var postcode: String?
+        /// The country's name in the answer's language.
+        public var country: String?
+        /// ISO 3166-1 alpha-2 in lower case, as Nominatim sends it.
+        public var countryCode: String?
+
+        /// Builds address details, e.g. for tests and for results from another geocoder.
+        public init(
+            houseNumber: String? = nil, road: String? = nil, city: String? = nil, town: String? = nil,
+            village: String? = nil, state: String? = nil, postcode: String? = nil, country: String? = nil,
+            countryCode: String? = nil
+        ) {
+            self.houseNumber = houseNumber
+            self.road = road
+            self.city = city
+            self.town = town
+            self.village = village
+            self.state = state
+            self.postcode = postcode
+            self.country = country
+            self.countryCode = countryCode
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case houseNumber = "house_number"
+            case road, city, town, village, state, postcode, country
+            case countryCode = "country_code"
+        }
+    }
+
+    /// The feature's own name (a shop, a park, a town); often empty for plain addresses.
+    public var name: String?
+    /// The full comma-separated label.
+    public var displayName: String?
+    /// The address details, present when `addressdetails=1` was asked for.
+    public var address: Address?
+
+    /// Builds a result, e.g. for tests.
+    public init(name: String? = nil, displayName: String? = nil, address: Address? = nil) {
+        self.name = name
+        self.displayName = displayName
+        self.address = address
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case displayName = "display_name"
+        case address
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import Places
+
+struct NominatimPacingTests {
+    @Test("back-to-back lookups wait one interval each; after a long pause the next one does not wait")
+    func sequentialPacing() async throws {
+        // setup
+        let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
+        let manual = ManualPacingClock()
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .seconds(1), clock: manual.pacing)
+
+        // act
+        _ = try await client.reverse(latitude: 1, longitude: 1)
+        _ = try await client.reverse(latitude: 2, longitude: 2)
+        _ = try await client.reverse(latitude: 3, longitude: 3)
+        manual.advance(by: .seconds(5))
+        _ = try await client.reverse(latitude: 4, longitude: 4)
+        _ = try await client.reverse(latitude: 4, longitude: 4)
+        await stub.stop()
+
+        // validate
+        #expect(manual.sleeps == [.seconds(1), .seconds(1)])
+        #expect(stub.requests.count == 4)
+    }
+
+    @Test("the gate hands concurrent callers consecutive slots, one interval apart")
+    func gateSlots() async throws {
+        let manual = ManualPacingClock()
+        let gate = RequestGate(interval: .milliseconds(500), clock: manual.pacing)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { try await gate.wait() } }
+            try await group.waitForAll()
+        }
+
+        // The manual clock's sleeps advance it, so the waits are the gaps to each reserved slot.
+        let sleeps = manual.sleeps
+        #expect(sleeps.count == 3)
+        #expect(sleeps.allSatisfy { $0 <= .milliseconds(1_500) && $0 > .zero })
+    }
+}
+
+struct CoordinateKeyTests {
+    @Test(
+        "coordinates are written as plain decimals with at most 5 places and no exponent",
+        arguments: [
+            (48.8566, "48.8566"), (-0.00001, "-0.00001"), (0.000004, "0"), (-179.999_996, "-180"),
+            (12.3, "12.3"), (90, "90"), (1e-5, "0.00001"),
+        ])
+    func decimalText(value: Double, text: String) throws {
+        let key = try #require(CoordinateKey(latitude: 0, longitude: value))
+
+        #expect(key.longitudeText == text)
+    }
+}
+
+struct LRUCacheTests {
+    @Test("the least recently used entry is evicted first, and a read counts as a use")
+    func eviction() {
+        var cache = LRUCache<Int, String>(capacity: 2)
+
+        cache.insert("one", for: 1)
+        cache.insert("two", for: 2)
+        _ = cache.value(for: 1)
+        cache.insert("three", for: 3)
+
+        #expect(cache.value(for: 2) == nil)
+        #expect(cache.value(for: 1) == "one")
+        #expect(cache.value(for: 3) == "three")
+        #expect(cache.count == 2)
+    }
+
+    @Test("re-inserting a key replaces its value without growing; capacity 0 stores nothing")
+    func replaceAndZero() {
+        var cache = LRUCache<Int, String>(capacity: 3)
+        var none = LRUCache<Int, String>(capacity: 0)
+
+        cache.insert("a", for: 1)
+        cache.insert("b", for: 1)
+        none.insert("x", for: 1)
+
+        #expect(cache.value(for: 1) == "b")
+        #expect(cache.count == 1)
+        #expect(none.value(for: 1) == nil)
+    }
+
+    @Test("a long random workload matches a simple reference model")
+    func matchesModel() {
+        var cache = LRUCache<Int, Int>(capacity: 8)
+        var model: [(key: Int, value: Int)] = []  // most recent last
+        var random = SeededGenerator(state: 7)
+
+        var mismatches = 0
+        for step in 0..<5_000 {
+            let key = Int.random(in: 0..<20, using: &random)
+            if Bool.random(using: &random) {
+                let expected = model.firstIndex { $0.key == key }.map { model.remove(at: $0) }
+                if let expected { model.append(expected) }
+                if cache.value(for: key) != expected?.value { mismatches += 1 }
+            } else {
+                model.removeAll { $0.key == key }
+                model.append((key, step))
+                if model.count > 8 { model.removeFirst() }
+                cache.insert(step, for: key)
+            }
+        }
+
+        #expect(mismatches == 0)
+    }
+}
