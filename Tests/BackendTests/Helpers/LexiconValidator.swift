@@ -2,7 +2,7 @@ import ATProto
 import Foundation
 
 /// A small validator for the lexicon types our XRPC outputs use, reading the lexicon documents in
-/// `../shared/docs/lexicons` (verbatim copies of Grain's and hatk's), so tests check shapes against the
+/// `Tests/Fixtures/lexicons` (verbatim copies of Grain's and hatk's), so tests check shapes against the
 /// published schemas rather than against our own Codable types.
 struct LexiconValidator {
     let documents: [String: JSONValue]
@@ -11,7 +11,7 @@ struct LexiconValidator {
         if let path = ProcessInfo.processInfo.environment["GRAIN_LEXICONS"] { return path }
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return repo.deletingLastPathComponent().appendingPathComponent("shared/docs/lexicons").path
+        return repo.appendingPathComponent("Tests/Fixtures/lexicons").path
     }()
 
     init() throws {
