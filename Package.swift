@@ -64,6 +64,7 @@ let package = Package(
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"]),
+        .testTarget(
+            name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"], exclude: ["__Snapshots__"]),
     ]
 )

@@ -57,6 +57,22 @@ extension Front {
     }
 
     func createOwner(_ request: Request) throws -> Response {
+        do {
+            return try submitAccountForm(request, heading: "Welcome to your stories", intro: Self.welcomeIntro, action: "/welcome") {
+                household, handle, now in try household.backend.store.createOwner(handle: handle, now: now)
+            }
+        } catch BackendStore.HouseholdError.alreadySetUp {
+            throw HTTPError(.conflict, "This household already has an owner. Ask them for an invitation.")
+        }
+    }
+
+    /// The shared half of the first-run and invitation forms: check the fields, make the account with
+    /// `create`, give it a profile and password, and send the person on to sign in; field problems
+    /// come back as the form with the error.
+    func submitAccountForm(
+        _ request: Request, heading: String, intro: String, action: String,
+        create: (HouseholdAdmin, String, UTCTime) throws -> Account
+    ) throws -> Response {
         let household = try householdOrNotFound()
         let form = try request.urlEncodedForm()
         try cookies.checkCSRF(request, formToken: form["csrf"], origin: try connected.origin)
@@ -65,17 +81,20 @@ extension Front {
             let checked = try HouseholdAdmin.checkName(name)
             try HouseholdAdmin.checkPassword(password, confirmation: form["confirm"] ?? "")
             let now = clock()
-            let account = try household.backend.store.createOwner(handle: household.handle(for: checked), now: now)
+            let account = try create(household, household.handle(for: checked), now)
             try household.finish(account, displayName: displayName, password: password, now: now)
             pageCache.removeAll()
             try? connected.hatk.invalidateCache()
             return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", account.handle)]))
         } catch let error as HouseholdAdmin.InputError {
             return try accountForm(
-                request, heading: "Welcome to your stories", intro: Self.welcomeIntro, action: "/welcome", error: error,
-                status: .badRequest, name: name, displayName: displayName)
-        } catch BackendStore.HouseholdError.alreadySetUp {
-            throw HTTPError(.conflict, "This household already has an owner. Ask them for an invitation.")
+                request, heading: heading, intro: intro, action: action, error: error, status: .badRequest, name: name,
+                displayName: displayName)
+        } catch BackendStore.HouseholdError.nameTaken {
+            return try accountForm(
+                request, heading: heading, intro: intro, action: action,
+                error: HouseholdAdmin.InputError(field: "name", description: "That name is already taken here."),
+                status: .conflict, name: name, displayName: displayName)
         }
     }
 
@@ -116,29 +135,11 @@ extension Front {
     }
 
     func join(_ request: Request) throws -> Response {
-        let household = try householdOrNotFound()
         let token = try request.parameters.require("token")
-        let form = try request.urlEncodedForm()
-        try cookies.checkCSRF(request, formToken: form["csrf"], origin: try connected.origin)
-        let (name, displayName, password) = (form["name"] ?? "", form["displayName"] ?? "", form["password"] ?? "")
         do {
-            let checked = try HouseholdAdmin.checkName(name)
-            try HouseholdAdmin.checkPassword(password, confirmation: form["confirm"] ?? "")
-            let now = clock()
-            let account = try household.backend.store.acceptInvite(token, handle: household.handle(for: checked), now: now)
-            try household.finish(account, displayName: displayName, password: password, now: now)
-            pageCache.removeAll()
-            try? connected.hatk.invalidateCache()
-            return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", account.handle)]))
-        } catch let error as HouseholdAdmin.InputError {
-            return try accountForm(
-                request, heading: "Join the household", intro: Self.joinIntro, action: "/join/\(token)", error: error,
-                status: .badRequest, name: name, displayName: displayName)
-        } catch BackendStore.HouseholdError.nameTaken {
-            return try accountForm(
-                request, heading: "Join the household", intro: Self.joinIntro, action: "/join/\(token)",
-                error: HouseholdAdmin.InputError(field: "name", description: "That name is already taken here."),
-                status: .conflict, name: name, displayName: displayName)
+            return try submitAccountForm(request, heading: "Join the household", intro: Self.joinIntro, action: "/join/\(token)") {
+                household, handle, now in try household.backend.store.acceptInvite(token, handle: handle, now: now)
+            }
         } catch BackendStore.HouseholdError.inviteInvalid {
             throw HTTPError(.notFound, BackendStore.HouseholdError.inviteInvalid.description)
         }

@@ -7,8 +7,8 @@ import Testing
 
 @Suite(.serialized)
 struct SignInAndPostTests {
-    /// Signs in through the front's OAuth client against the embedded authorization server.
-    func signIn(_ browser: Browser, handle: String, password: String, next: String = "/create") async throws -> Browser.Page {
+    /// Starts signing in at the front and returns the authorization server's sign-in form fields.
+    func openSignInPage(_ browser: Browser, handle: String, next: String = "/create") async throws -> (requestURI: String, csrf: String) {
         let login = try await browser.get("/login?next=\(next)")
         #expect(login.status == 200)
         let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
@@ -18,8 +18,15 @@ struct SignInAndPostTests {
         #expect(authorize.contains("/oauth/authorize?request_uri="))
         let signInPage = try await browser.get(authorize)
         #expect(signInPage.status == 200)
-        let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: signInPage.body).first))
-        let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: signInPage.body).first))
+        return (
+            unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: signInPage.body).first)),
+            unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: signInPage.body).first))
+        )
+    }
+
+    /// Signs in through the front's OAuth client against the embedded authorization server.
+    func signIn(_ browser: Browser, handle: String, password: String, next: String = "/create") async throws -> Browser.Page {
+        let (requestURI, asCSRF) = try await openSignInPage(browser, handle: handle, next: next)
         let username = String(handle.prefix { $0 != "." })
         let approved = try await browser.post(
             "/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", username), ("password", password)])
@@ -82,12 +89,7 @@ struct SignInAndPostTests {
         let live = try await LiveApp()
         defer { Task { await live.stop() } }
         let browser = Browser(base: live.base)
-        let login = try await browser.get("/login")
-        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
-        let started = try await browser.post("/login", form: [("csrf", csrf), ("handle", "maya.home.test")])
-        let page = try await browser.get(try #require(started.location))
-        let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: page.body).first))
-        let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first))
+        let (requestURI, asCSRF) = try await openSignInPage(browser, handle: "maya.home.test")
         let wrong = try await browser.post("/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "nope")])
         #expect(wrong.status == 401)
         #expect(wrong.body.contains("Wrong username or password"))
@@ -100,12 +102,7 @@ struct SignInAndPostTests {
         defer { Task { await live.stop() } }
         for tamper in ["state", "iss"] {
             let browser = Browser(base: live.base)
-            let login = try await browser.get("/login")
-            let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
-            let started = try await browser.post("/login", form: [("csrf", csrf), ("handle", "maya.home.test")])
-            let page = try await browser.get(try #require(started.location))
-            let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: page.body).first))
-            let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first))
+            let (requestURI, asCSRF) = try await openSignInPage(browser, handle: "maya.home.test")
             let approved = try await browser.post("/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "maya-stories")])
             var callback = try #require(approved.location)
             if tamper == "state" {
