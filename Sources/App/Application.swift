@@ -79,7 +79,7 @@ public final class Application: Sendable {
         var offline: OfflineGeocoder?
         if configuration.geocoder != .none {
             if FileManager.default.fileExists(atPath: configuration.placesCSV) {
-                offline = OfflineGeocoder(index: try PlaceIndex(csvPath: configuration.placesCSV))
+                offline = OfflineGeocoder(path: configuration.placesCSV)
             } else {
                 FileHandle.standardError.write(Data(
                     "grain-stories: no place table at \(configuration.placesCSV) (run `make places`); photos keep their H3 cell but get no place name\n".utf8))

@@ -1,18 +1,28 @@
 import Foundation
 import Imaging
 import Places
+import Synchronization
 
 /// Turns a photo's GPS position into a place label. Implementations never log or keep the coordinates.
 protocol Geocoding: Sendable {
     func label(for position: GPSCoordinate) async -> PlaceLabel?
 }
 
-/// Offline, from the GeoNames-derived table of populated places (the default).
-struct OfflineGeocoder: Geocoding {
-    let index: PlaceIndex
+/// Offline, from the GeoNames-derived table of populated places (the default). The table (about
+/// 20 MB in memory) is loaded at the first photo with a position, not at start-up, so a server that
+/// only shows stories never pays for it.
+final class OfflineGeocoder: Geocoding {
+    let path: String
+    private let index = Mutex<PlaceIndex?>(nil)
+
+    init(path: String) { self.path = path }
 
     func label(for position: GPSCoordinate) async -> PlaceLabel? {
-        index.nearest(latitude: position.latitude, longitude: position.longitude).map(PlaceMapping.label(from:))
+        let loaded: PlaceIndex? = index.withLock { index in
+            if index == nil { index = try? PlaceIndex(csvPath: path) }
+            return index
+        }
+        return loaded?.nearest(latitude: position.latitude, longitude: position.longitude).map(PlaceMapping.label(from:))
     }
 }
 
