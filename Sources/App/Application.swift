@@ -96,15 +96,21 @@ public final class Application: Sendable {
 
     /// Errors as JSON on the backend's paths and as a page everywhere else.
     static func errorResponse(_ error: HTTPError, request: Request, pages: PageRenderer) -> Response {
+        var response: Response
         if request.path.hasPrefix("/xrpc/") {
             let body: [UInt8] = Array((try? JSONEncoder().encode(["error": error.message])) ?? Data())
-            return Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(body))
+            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(body))
+        } else {
+            let model = ErrorPage.Model(
+                status: error.status.code, heading: error.status.reasonPhrase,
+                message: error.message.isEmpty ? "Something went wrong." : error.message)
+            response =
+                (try? pages.render("error", title: error.status.reasonPhrase, model: model, status: error.status))
+                ?? Response.text(error.message, status: error.status)
         }
-        let model = ErrorPage.Model(
-            status: error.status.code, heading: error.status.reasonPhrase,
-            message: error.message.isEmpty ? "Something went wrong." : error.message)
-        return (try? pages.render("error", title: error.status.reasonPhrase, model: model, status: error.status))
-            ?? Response.text(error.message, status: error.status)
+        // The error's own headers (Retry-After on a 503, Allow on a 405) go out with the page.
+        for (name, value) in error.headers { response.headers[name] = value }
+        return response
     }
 
     /// Binds the port, then points the front at its upstream (ourselves when embedded).

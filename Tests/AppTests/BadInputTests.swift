@@ -1,6 +1,8 @@
-import App
 import Foundation
+import HTTPServer
 import Testing
+
+@testable import App
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -33,5 +35,19 @@ struct BadInputTests {
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 413)
         #expect(try await live.get("/healthz").status == 200, "the server keeps serving")
+    }
+}
+
+struct ErrorHeadersTests {
+    @Test("an error's own headers, such as Retry-After on a busy 503, reach the response")
+    func retryAfter() async throws {
+        let live = try await LiveApp(demo: false)
+        defer { Task { await live.stop() } }
+        let response = Application.errorResponse(
+            HTTPError(.serviceUnavailable, "Busy", headers: ["Retry-After": "5"]), request: Request(method: .get, path: "/create"),
+            pages: live.app.front.pages)
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers["Retry-After"] == "5")
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/html") == true)
     }
 }
