@@ -123,9 +123,13 @@ public final class Application: Sendable {
         } else {
             backend?.setPublicURL(publicURL)
             authServer?.setIssuer(publicURL)
-            // The front reaches the embedded backend over loopback HTTP, exactly as it would a remote hatk.
+            // The front reaches the embedded backend over HTTP, exactly as it would a remote hatk: over loopback
+            // by default, or through the configured public URL, which is the issuer whose URLs DPoP proofs must name.
             let host = ["0.0.0.0", "::", "localhost"].contains(configuration.host) ? "127.0.0.1" : configuration.host
-            upstream = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")!
+            upstream =
+                configuration.publicURL != nil
+                ? URL(string: publicURL)!
+                : URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")!
         }
         let nonces = DPoPNonces()
         let clock = front.clock

@@ -1,5 +1,6 @@
 import App
 import Foundation
+import Imaging
 import Testing
 
 @Suite(.serialized)
@@ -50,5 +51,28 @@ struct SessionSecurityTests {
         let attacker = Browser(base: live.base)
         attacker.plant("gs_session", "planted-by-an-attacker-planted-by-an-attacker")
         #expect(try await attacker.get("/create").status == 302, "the planted id is not signed in")
+    }
+}
+
+@Suite(.serialized)
+struct PublicURLTests {
+    @Test("with a public URL other than the loopback address, sign-in and posting still work end to end")
+    func publicURLIsTheIssuer() async throws {
+        // Find a free port, then serve on it under the name localhost, as a proxy's public name would be.
+        var probe = LiveApp?.none
+        probe = try await LiveApp(demo: false)
+        let port = probe!.app.server.port
+        await probe!.stop()
+        let live = try await LiveApp(port: port, publicURL: "http://localhost:\(port)")
+        defer { Task { await live.stop() } }
+        #expect(live.base == "http://localhost:\(port)")
+        let browser = Browser(base: live.base)
+        let landed = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
+        #expect(landed.status == 303)
+        let form = try await browser.get("/create")
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: form.body).first)
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 30, height: 40, red: 1, green: 2, blue: 3), quality: 80)
+        let posted = try await browser.postMultipart("/create", fields: [("csrf", csrf)], file: ("photo", "p.jpg", "image/jpeg", jpeg))
+        #expect(posted.status == 303, "writes reach the backend with proofs naming the issuer's URLs")
     }
 }

@@ -30,9 +30,10 @@ struct LiveApp {
     let base: String
     let dataDirectory: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false) async throws {
+    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil) async throws {
         var configuration = AppConfiguration()
-        configuration.port = 0
+        configuration.port = port
+        configuration.publicURL = publicURL
         configuration.dataDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("app-\(UUID().uuidString)").path
         configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
