@@ -63,12 +63,12 @@ final class Front: Sendable {
             let cacheable = [.home, .story, .profile].contains(kind)
             router.on(.get, pattern) { [self] request in
                 // Pages for visitors without a session are the same for everyone: serve them from the cache.
-                let anonymous = cacheable && request.cookies[self.cookies.sessionName] == nil
-                let key = request.path + "?" + request.query
-                if anonymous, let cached = self.pageCache.get(key) { return cached }
-                let response = try await self.guarded(request) { try await self.handle(kind, request) }
-                if anonymous { self.pageCache.put(key, response) }
-                return response
+                guard cacheable && request.cookies[self.cookies.sessionName] == nil else {
+                    return try await self.guarded(request) { try await self.handle(kind, request) }
+                }
+                return try await self.pageCache.page(request.path + "?" + request.query) {
+                    try await self.guarded(request) { try await self.handle(kind, request) }
+                }
             }
         }
         registerAccountRoutes(on: &router)

@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HTTPServer
 import Imaging
+import Synchronization
 import Testing
 
 @testable import App
@@ -205,5 +206,32 @@ struct PageCacheTests {
         #expect(html.components(separatedBy: new).count == 3)
         #expect(PageCache.replace(Array("xyz".utf8), with: Array("Q".utf8), in: Array("abc".utf8)) == Array("abc".utf8))
         #expect(PageCache.replace(Array("ab".utf8), with: Array("Z".utf8), in: Array("abab-ab".utf8)) == Array("ZZ-Z".utf8))
+    }
+}
+
+struct PageCacheCoalescingTests {
+    @Test("concurrent misses for one page share a single render, and each answer still gets its own nonce")
+    func coalesces() async throws {
+        let cache = PageCache(ttl: .seconds(60))
+        final class Counter: Sendable { let value = Atomic<Int>(0) }
+        let renders = Counter()
+        let responses = try await withThrowingTaskGroup(of: Response.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await cache.page("/x?") {
+                        renders.value.add(1, ordering: .relaxed)
+                        try await Task.sleep(for: .milliseconds(50))
+                        var response = Response.html("<script nonce=\"NONCEAAAAAAAAAAAAAAAAA\"></script>")
+                        response.headers["Content-Security-Policy"] = "script-src 'nonce-NONCEAAAAAAAAAAAAAAAAA'"
+                        return response
+                    }
+                }
+            }
+            return try await group.reduce(into: [Response]()) { $0.append($1) }
+        }
+        #expect(renders.value.load(ordering: .relaxed) == 1)
+        #expect(responses.count == 20)
+        let nonces = Set(responses.compactMap { PageCache.nonce(in: $0.headers["Content-Security-Policy"] ?? "") })
+        #expect(nonces.count >= 19, "the first answer may keep the rendered nonce; every other one gets a fresh one")
     }
 }

@@ -56,6 +56,35 @@ final class PageCache: Sendable {
 
     func removeAll() { entries.withLock { $0.removeAll() } }
 
+    private let inFlight = Mutex<[String: Task<Response, any Error>]>([:])
+
+    /// The page for `key`: from the cache, or rendered by `render`, with concurrent misses for the same key
+    /// sharing one render instead of each going upstream (a cold cache under load otherwise stampedes).
+    func page(_ key: String, render: @escaping @Sendable () async throws -> Response) async throws -> Response {
+        if let cached = get(key) { return cached }
+        guard ttl > .zero else { return try await render() }
+        let (task, owner) = inFlight.withLock { inFlight -> (Task<Response, any Error>, Bool) in
+            if let running = inFlight[key] { return (running, false) }
+            let task = Task { try await render() }
+            inFlight[key] = task
+            return (task, true)
+        }
+        let response: Response
+        do {
+            response = try await task.value
+        } catch {
+            if owner { inFlight.withLock { $0[key] = nil } }
+            throw error
+        }
+        if owner {
+            put(key, response)
+            inFlight.withLock { $0[key] = nil }
+            return response
+        }
+        guard let csp = response.headers["Content-Security-Policy"], let nonce = Self.nonce(in: csp) else { return response }
+        return Self.renonced(response, old: nonce)
+    }
+
     static func nonce(in csp: String) -> String? {
         guard let start = csp.range(of: "'nonce-") else { return nil }
         let rest = csp[start.upperBound...]
