@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import Testing
 
@@ -33,5 +34,19 @@ struct EncodingTests {
         let tokens = Set((0..<100).map { _ in SecureRandom.token(byteCount: 32) })
         #expect(tokens.count == 100)
         #expect(tokens.allSatisfy { $0.count == 43 })
+    }
+}
+
+struct Base64URLAgreementTests {
+    /// The hand-written encoder must agree with Foundation's base64 for every length and byte value.
+    @Test("base64url agrees with Foundation's base64 (translated) for lengths 0 to 200 of random bytes")
+    func agreesWithFoundation() {
+        for length in 0...200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255) }
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected, "length \(length)")
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
     }
 }
