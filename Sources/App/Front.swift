@@ -73,6 +73,15 @@ final class Front: Sendable {
         }
         registerAccountRoutes(on: &router)
         registerHouseholdRoutes(on: &router)
+        // Cached pages for visitors without a session go out straight from the server thread.
+        let cache = pageCache
+        let sessionCookie = cookies.sessionName
+        router.immediateResponder = { request in
+            guard request.method == .get, request.cookies[sessionCookie] == nil,
+                let page = cache.peek(request.path + "?" + request.query)
+            else { return nil }
+            return SecurityHeaders.apply(to: page)
+        }
     }
 
     /// Turns upstream failures into a page offering a retry.

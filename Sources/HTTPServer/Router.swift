@@ -13,6 +13,11 @@ public struct Router: Sendable {
     /// The body limit of routes registered without one: 64 KiB unless set.
     public var defaultBodyLimit: Int = 64 * 1024
 
+    /// Answers a complete request at once, on the server thread and without starting a task, when it can
+    /// (a page cache hit); nil sends the request down the normal async path. It runs outside the middleware,
+    /// so whatever it returns must already be a finished response, and it must be quick and never block.
+    public var immediateResponder: (@Sendable (Request) -> Response?)?
+
     /// Renders 404, 405, thrown `HTTPError`s and the generic 500. The error's headers are added to whatever it
     /// returns. The default sends the message (or the reason phrase) as plain text. The server also calls it on
     /// its own threads for 413 (body too large) and 503 (shutting down), so it must be quick and never block.

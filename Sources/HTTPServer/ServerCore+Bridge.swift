@@ -84,7 +84,12 @@ extension ServerCore {
                 defer { state.body = [] }
                 return state.body
             }
-            guard dispatch(request(exchange, connection, body: body), exchange: exchange, connection: connection) else {
+            let request = request(exchange, connection, body: body)
+            if let immediate = router.immediateResponder?(request) {
+                exchange.state.withLock { $0.phase = .finished }
+                return MHDResponse.queue(immediate, on: connection)
+            }
+            guard dispatch(request, exchange: exchange, connection: connection) else {
                 exchange.state.withLock { $0.phase = .finished }
                 return reject(.serviceUnavailable, exchange, connection)
             }

@@ -171,6 +171,8 @@ struct CachingTests {
         let n2 = try #require(second.headers["Content-Security-Policy"]).components(separatedBy: "'nonce-")[1].prefix(22)
         #expect(n1 != n2)
         #expect(first.body == second.body, "the strip page has no nonce in its body")
+        #expect(second.headers["X-Content-Type-Options"] == "nosniff", "cache hits from the server thread keep the headers")
+        #expect(second.headers["Referrer-Policy"] == "strict-origin-when-cross-origin")
         let story = try #require(try await live.get("/stories/ines.home.test").headers["Location"])
         let v1 = try await live.get(story)
         let v2 = try await live.get(story)

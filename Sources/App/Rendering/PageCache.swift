@@ -43,6 +43,17 @@ final class PageCache: Sendable {
         return Self.renonced(hit.response, old: hit.nonce)
     }
 
+    /// A fresh (or being-refreshed) page without claiming a refresh: for the server thread's fast path,
+    /// which leaves expired pages to the async path so that one request re-renders them.
+    func peek(_ key: String) -> Response? {
+        guard ttl > .zero else { return nil }
+        let now = ContinuousClock.now
+        guard let entry = entries.withLock({ $0[key] }),
+            entry.expires >= now || (entry.refreshing && entry.expires + ttl * 10 >= now)
+        else { return nil }
+        return Self.renonced(entry.response, old: entry.nonce)
+    }
+
     func put(_ key: String, _ response: Response) {
         guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil,
             let csp = response.headers["Content-Security-Policy"], let nonce = Self.nonce(in: csp)
