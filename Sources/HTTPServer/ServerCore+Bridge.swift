@@ -26,9 +26,18 @@ extension ServerCore {
             switch state.phase {
             case .new:
                 state.method = HTTPMethod(String(cString: method))
-                let path = Request.split(target: exchange.target).path
-                state.limit = router.bodyLimit(method: state.method, path: path)
-                if let declared = contentLength(of: connection), declared > state.limit {
+                let declaredLength = contentLength(of: connection)
+                // A GET or HEAD that declares no body needs no route lookup for its limit: the default bounds
+                // anything it might still send. This keeps route matching off the hot path of page views.
+                if (state.method == .get || state.method == .head) && declaredLength == nil
+                    && MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil
+                {
+                    state.limit = router.defaultBodyLimit
+                } else {
+                    let path = Request.split(target: exchange.target).path
+                    state.limit = router.bodyLimit(method: state.method, path: path)
+                }
+                if let declared = declaredLength, declared > state.limit {
                     state.phase = .finished
                     return .reject(.payloadTooLarge)
                 }
