@@ -16,6 +16,7 @@ public struct Router: Sendable {
     /// Answers a complete request at once, on the server thread and without starting a task, when it can
     /// (a page cache hit); nil sends the request down the normal async path. It runs outside the middleware,
     /// so whatever it returns must already be a finished response, and it must be quick and never block.
+    /// It is asked only about requests without a body, and sees their method, target and Cookie header only.
     public var immediateResponder: (@Sendable (Request) -> Response?)?
 
     /// Renders 404, 405, thrown `HTTPError`s and the generic 500. The error's headers are added to whatever it

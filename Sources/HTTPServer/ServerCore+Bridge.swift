@@ -93,11 +93,22 @@ extension ServerCore {
                 defer { state.body = [] }
                 return state.body
             }
-            let request = request(exchange, connection, body: body)
-            if let immediate = router.immediateResponder?(request) {
-                exchange.state.withLock { $0.phase = .finished }
-                return MHDResponse.queue(immediate, on: connection)
+            if let immediateResponder = router.immediateResponder, body.isEmpty {
+                // The fast path sees only what a cache can key on: method, target and cookies. Building every
+                // header as Swift strings is left to requests that go on to a handler.
+                var headers = HTTPHeaders()
+                if let cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie") {
+                    headers.add("Cookie", String(cString: cookie))
+                }
+                let light = Request(
+                    method: exchange.state.withLock { $0.method }, target: exchange.target, headers: headers, body: [],
+                    remoteAddress: nil)
+                if let immediate = immediateResponder(light) {
+                    exchange.state.withLock { $0.phase = .finished }
+                    return MHDResponse.queue(immediate, on: connection)
+                }
             }
+            let request = request(exchange, connection, body: body)
             guard dispatch(request, exchange: exchange, connection: connection) else {
                 exchange.state.withLock { $0.phase = .finished }
                 return reject(.serviceUnavailable, exchange, connection)
