@@ -17,6 +17,18 @@ extension Front {
         registerStoryWriteRoutes(on: &router)
     }
 
+    /// Renders a page holding a form: the model gets the visitor's CSRF token, which is set as a cookie
+    /// first when the visitor has none yet.
+    func formPage<Model: Encodable>(
+        _ request: Request, _ template: String, title: String, status: HTTPStatus = .ok, scripts: [String] = [],
+        model: (String) throws -> Model
+    ) throws -> Response {
+        let (csrf, setCookie) = cookies.csrfToken(for: request)
+        var response = try pages.render(template, title: title, model: try model(csrf), status: status, scripts: scripts)
+        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
+        return response
+    }
+
     /// The signed-in session of this request, if its cookie names a live one.
     func currentSession(_ request: Request) throws -> BrowserSession? {
         guard let id = request.cookies[cookies.sessionName], !id.isEmpty else { return nil }
@@ -37,13 +49,10 @@ extension Front {
     {
         let next = SiteURL.localPath(request.query("next")) ?? SiteURL.home.path
         if error == nil, try currentSession(request) != nil { return .redirect(to: next) }
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
         let shownHandle = handle.isEmpty ? (request.query("handle") ?? "") : handle
-        var response = try pages.render(
-            "login", title: "Sign in", model: LoginModel(csrf: csrf, next: next, handle: shownHandle, error: error),
-            status: status)
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return try formPage(request, "login", title: "Sign in", status: status) { csrf in
+            LoginModel(csrf: csrf, next: next, handle: shownHandle, error: error)
+        }
     }
 
     func startSignIn(_ request: Request) async throws -> Response {

@@ -40,13 +40,12 @@ extension Front {
         _ request: Request, heading: String, intro: String, action: String, error: HouseholdAdmin.InputError? = nil,
         status: HTTPStatus = .ok, name: String = "", displayName: String = ""
     ) throws -> Response {
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
-        let model = AccountFormModel(
-            csrf: csrf, heading: heading, intro: intro, action: action, name: name, displayName: displayName,
-            domain: try householdOrNotFound().handleDomain, error: error?.description, errorField: error?.field)
-        var response = try pages.render("account-form", title: heading, model: model, status: status)
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        let domain = try householdOrNotFound().handleDomain
+        return try formPage(request, "account-form", title: heading, status: status) { csrf in
+            AccountFormModel(
+                csrf: csrf, heading: heading, intro: intro, action: action, name: name, displayName: displayName,
+                domain: domain, error: error?.description, errorField: error?.field)
+        }
     }
 
     static let welcomeIntro = "Nobody has an account here yet. Create the first one: you become the household’s owner and can invite the others."
@@ -108,10 +107,7 @@ extension Front {
 
     func inviteForm(_ request: Request, link: String? = nil) throws -> Response {
         guard try ownerSession(request) != nil else { return signInRedirect(next: "/invite") }
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
-        var response = try pages.render("invite", title: "Invite someone", model: InviteModel(csrf: csrf, link: link))
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return try formPage(request, "invite", title: "Invite someone") { csrf in InviteModel(csrf: csrf, link: link) }
     }
 
     func createInvite(_ request: Request) throws -> Response {

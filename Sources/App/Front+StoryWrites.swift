@@ -40,12 +40,9 @@ extension Front {
 
     func createForm(_ request: Request, error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
         guard let session = try currentSession(request) else { return signInRedirect(next: SiteURL.create.path) }
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
-        var response = try pages.render(
-            "create", title: "New story", model: CreateModel(csrf: csrf, handle: session.handle, error: error), status: status,
-            scripts: ["js/create.js"])
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return try formPage(request, "create", title: "New story", status: status, scripts: ["js/create.js"]) { csrf in
+            CreateModel(csrf: csrf, handle: session.handle, error: error)
+        }
     }
 
     func createStory(_ request: Request) async throws -> Response {
@@ -141,14 +138,11 @@ extension Front {
         guard let did = DID.parse(did), RecordKey.isValid(rkey),
             let view = try await reader.story(ATURI(authority: did.rawValue, collection: StoryRecord.collection, rkey: rkey))
         else { return try notFound("This story does not exist, or it was already deleted.") }
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
-        var response = try pages.render(
-            "delete", title: "Delete story",
-            model: DeleteModel(
+        return try formPage(request, "delete", title: "Delete story") { csrf in
+            DeleteModel(
                 csrf: csrf, action: SiteURL.deleteStory(did: did.rawValue, rkey: rkey).path, cancelHref: story.path,
-                imageURL: view.thumb, alt: "The story you are about to delete"))
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+                imageURL: view.thumb, alt: "The story you are about to delete")
+        }
     }
 
     func deleteStory(_ request: Request) async throws -> Response {
