@@ -62,26 +62,28 @@ final class Front: Sendable {
         for (kind, pattern) in SiteURL.patterns {
             let cacheable = [.home, .story, .profile].contains(kind)
             router.on(.get, pattern) { [self] request in
-                // Pages for visitors without a session are the same for everyone: serve them from the cache.
-                guard cacheable && request.cookies[self.cookies.sessionName] == nil else {
+                guard cacheable, let key = self.pageCacheKey(for: request) else {
                     return try await self.guarded(request) { try await self.handle(kind, request) }
                 }
-                return try await self.pageCache.page(request.path + "?" + request.query) {
+                return try await self.pageCache.page(key) {
                     try await self.guarded(request) { try await self.handle(kind, request) }
                 }
             }
         }
         registerAccountRoutes(on: &router)
         registerHouseholdRoutes(on: &router)
-        // Cached pages for visitors without a session go out straight from the server thread.
-        let cache = pageCache
-        let sessionCookie = cookies.sessionName
-        router.immediateResponder = { request in
-            guard request.method == .get, request.cookies[sessionCookie] == nil,
-                let page = cache.peek(request.path + "?" + request.query)
+        // Cached pages go out straight from the server thread.
+        router.immediateResponder = { [self] request in
+            guard request.method == .get, let key = self.pageCacheKey(for: request), let page = self.pageCache.peek(key)
             else { return nil }
             return SecurityHeaders.apply(to: page)
         }
+    }
+
+    /// Pages for visitors without a session are the same for everyone, so they are cached under their
+    /// path and query; nil for a signed-in visitor.
+    func pageCacheKey(for request: Request) -> String? {
+        request.cookies[cookies.sessionName] == nil ? request.path + "?" + request.query : nil
     }
 
     /// Turns upstream failures into a page offering a retry.

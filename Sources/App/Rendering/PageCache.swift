@@ -33,8 +33,7 @@ final class PageCache: Sendable {
         let now = ContinuousClock.now
         let hit: Entry? = entries.withLock { entries in
             guard var entry = entries[key] else { return nil }
-            if entry.expires >= now { return entry }
-            if entry.refreshing, entry.expires + ttl * 10 >= now { return entry }
+            if servable(entry, now: now) { return entry }
             entry.refreshing = true
             entries[key] = entry
             return nil
@@ -43,14 +42,17 @@ final class PageCache: Sendable {
         return Self.renonced(hit.response, old: hit.nonce)
     }
 
+    /// Fresh, or expired but being re-rendered by one request (served stale for up to ten times the TTL).
+    private func servable(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
+        entry.expires >= now || (entry.refreshing && entry.expires + ttl * 10 >= now)
+    }
+
     /// A fresh (or being-refreshed) page without claiming a refresh: for the server thread's fast path,
     /// which leaves expired pages to the async path so that one request re-renders them.
     func peek(_ key: String) -> Response? {
         guard ttl > .zero else { return nil }
         let now = ContinuousClock.now
-        guard let entry = entries.withLock({ $0[key] }),
-            entry.expires >= now || (entry.refreshing && entry.expires + ttl * 10 >= now)
-        else { return nil }
+        guard let entry = entries.withLock({ $0[key] }), servable(entry, now: now) else { return nil }
         return Self.renonced(entry.response, old: entry.nonce)
     }
 
