@@ -29,9 +29,7 @@ struct ViewBuilder: Sendable {
             createdAt: stored.createdAt)
         view.location = record?.location
         view.address = record?.address
-        let labels = BackendStore.selfLabels(of: stored.value).map {
-            Label(src: stored.did, uri: stored.uri.description, cid: stored.cid, val: $0, cts: stored.createdAt)
-        }
+        let labels = stored.selfLabels
         view.labels = labels.isEmpty ? nil : labels
         if full {
             if view.location != nil {

@@ -80,26 +80,11 @@ extension HatkClient {
                 throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
             }
             request.setValue(proof, forHTTPHeaderField: "DPoP")
-            let (data, status, challenge) = try await sendRecordingNonce(request, nsid: nsid)
+            let (data, status, challenge) = try await send(request, nsid: nsid)
             if attempt == 0, status == 401, challenge { continue }
             if (200..<300).contains(status) { invalidateCache() }
             return try decode(Output.self, data: data, status: status, nsid: nsid)
         }
         throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)
-    }
-
-    /// Sends, remembers any DPoP-Nonce, and tells whether the answer was a nonce challenge.
-    func sendRecordingNonce(_ request: URLRequest, nsid: String) async throws(HatkError) -> (Data, Int, Bool) {
-        do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return (data, 0, false) }
-            nonces.update(for: request.url!, from: http)
-            let challenge = (http.value(forHTTPHeaderField: "WWW-Authenticate") ?? "").contains("use_dpop_nonce")
-            return (data, http.statusCode, challenge)
-        } catch let error as URLError where error.code == .timedOut {
-            throw HatkError(kind: .timeout, endpoint: nsid)
-        } catch {
-            throw HatkError(kind: .unreachable, endpoint: nsid, detail: error.localizedDescription)
-        }
     }
 }

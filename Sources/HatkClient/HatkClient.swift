@@ -88,7 +88,7 @@ public final class HatkClient: StoryReading {
         }
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, status) = try await send(request, nsid: nsid)
+        let (data, status, _) = try await send(request, nsid: nsid)
         let output = try decode(Output.self, data: data, status: status, nsid: nsid)
         cache.put(url.absoluteString, data)
         return output
@@ -99,10 +99,15 @@ public final class HatkClient: StoryReading {
         cache.removeAll()
     }
 
-    func send(_ request: URLRequest, nsid: String) async throws(HatkError) -> (Data, Int) {
+    /// Sends one request, remembers any `DPoP-Nonce` the server gives, and tells whether the answer was a
+    /// `use_dpop_nonce` challenge (only writes act on that).
+    func send(_ request: URLRequest, nsid: String) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool) {
         do {
             let (data, response) = try await session.data(for: request)
-            return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+            guard let http = response as? HTTPURLResponse else { return (data, 0, false) }
+            if let url = request.url { nonces.update(for: url, from: http) }
+            let challenge = (http.value(forHTTPHeaderField: "WWW-Authenticate") ?? "").contains("use_dpop_nonce")
+            return (data, http.statusCode, challenge)
         } catch let error as URLError where error.code == .timedOut {
             throw HatkError(kind: .timeout, endpoint: nsid)
         } catch {

@@ -74,18 +74,11 @@ public enum DemoHousehold {
     public static func seedExtraMembers(_ count: Int, into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime) throws {
         let files = ["rocket.jpg", "coffee.png", "chelsea.png", "astronaut.png", "camera.png", "retina.jpg", "hubble_deep_field.jpg"]
         for i in 0..<count {
-            let account = try backend.store.createAccount(handle: "member\(i + 4).\(handleDomain)", now: now)
-            let shot = Shot(file: files[i % files.count], hoursAgo: 3 + Double(i) * 0.5)
-            let avatar = try publish(Shot(file: files[(i + 1) % files.count], hoursAgo: 0), from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
-            try backend.store.putRecord(
-                did: account.did, collection: ProfileRecord.collection, rkey: "self",
-                value: try JSONValue(encoding: ProfileRecord(displayName: "Member \(i + 4)", avatar: avatar.ref)), now: now)
-            let created = now.adding(seconds: -shot.hoursAgo * 3600)
-            let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
-            let record = StoryRecord(
-                media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height), createdAt: created.iso8601)
-            try backend.store.putRecord(
-                did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
+            let member = Member(
+                name: "member\(i + 4)", displayName: "Member \(i + 4)",
+                avatar: Shot(file: files[(i + 1) % files.count], hoursAgo: 0),
+                shots: [Shot(file: files[i % files.count], hoursAgo: 3 + Double(i) * 0.5)])
+            try add(member, profileCreatedAt: nil, into: backend, photos: photos, handleDomain: handleDomain, now: now)
         }
     }
 
@@ -105,30 +98,40 @@ public enum DemoHousehold {
         }
         var handles: [String] = []
         for member in members {
-            let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", now: now)
+            let account = try add(
+                member, profileCreatedAt: now.adding(seconds: -86400 * 30).iso8601, into: backend, photos: photos,
+                handleDomain: handleDomain, now: now)
             handles.append(account.handle)
-            let avatar = try publish(member.avatar, from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
-            let profile = ProfileRecord(
-                displayName: member.displayName, avatar: avatar.ref, createdAt: now.adding(seconds: -86400 * 30).iso8601)
-            try backend.store.putRecord(
-                did: account.did, collection: ProfileRecord.collection, rkey: "self",
-                value: try JSONValue(encoding: profile), now: now)
-            for shot in member.shots {
-                let created = now.adding(seconds: -shot.hoursAgo * 3600)
-                let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
-                var record = StoryRecord(
-                    media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height),
-                    createdAt: created.iso8601)
-                if let place = shot.place {
-                    record.location = HThreeLocation(value: place.cell, name: place.name)
-                    record.address = place.address
-                }
-                try backend.store.putRecord(
-                    did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record),
-                    now: created)
-            }
         }
         return handles
+    }
+
+    /// Creates one member with an avatar, a profile and their stories.
+    @discardableResult
+    private static func add(
+        _ member: Member, profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
+        now: UTCTime
+    ) throws -> Account {
+        let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", now: now)
+        let avatar = try publish(member.avatar, from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
+        let profile = ProfileRecord(displayName: member.displayName, avatar: avatar.ref, createdAt: profileCreatedAt)
+        try backend.store.putRecord(
+            did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile),
+            now: now)
+        for shot in member.shots {
+            let created = now.adding(seconds: -shot.hoursAgo * 3600)
+            let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
+            var record = StoryRecord(
+                media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height),
+                createdAt: created.iso8601)
+            if let place = shot.place {
+                record.location = HThreeLocation(value: place.cell, name: place.name)
+                record.address = place.address
+            }
+            try backend.store.putRecord(
+                did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
+        }
+        return account
     }
 
     /// Decodes, crops, fits and re-encodes a photo as JPEG, then stores it as a blob of `did`.

@@ -11,10 +11,7 @@ extension EmbeddedBackend {
         var envelope = RecordEnvelope(
             uri: stored.uri.description, cid: stored.cid, did: stored.did, handle: stored.handle,
             indexedAt: stored.indexedAt, value: stored.value)
-        let labels = BackendStore.selfLabels(of: stored.value).map {
-            Label(src: stored.did, uri: stored.uri.description, cid: stored.cid, val: $0, cts: stored.createdAt)
-        }
-        envelope.labels = labels
+        envelope.labels = stored.selfLabels
         return XRPC.json(RecordOutput(record: envelope))
     }
 }
