@@ -50,15 +50,17 @@ extension Request {
     /// The decoded path and raw query of a request target; the absolute form (`http://host/a?x=1`) is reduced to
     /// its path, and a fragment is dropped.
     static func split(target: String) -> (path: String, query: String) {
+        // Delimiters are found by byte: a combining mark after `?` or `#` would otherwise merge with it into
+        // one Character and hide it (found by the FuzzURLEncodedForm target).
         var target = Substring(target)
-        if let fragment = target.firstIndex(of: "#") {
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) {
             target = target[..<fragment]
         }
         var rawPath = target
         var query = Substring("")
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = target[..<mark]
-            query = target[target.index(after: mark)...]
+            query = target[target.utf8.index(after: mark)...]
         }
         if !rawPath.hasPrefix("/"), let scheme = rawPath.range(of: "://") {
             let afterAuthority = rawPath[scheme.upperBound...].firstIndex(of: "/") ?? rawPath.endIndex

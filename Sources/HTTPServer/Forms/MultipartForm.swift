@@ -65,17 +65,16 @@ public struct MultipartForm: Sendable {
         var filename: String?
         var contentType: String?
         for line in headers.split(separator: "\r\n") {
-            let pieces = line.split(separator: ":", maxSplits: 1)
+            let pieces = split(line, at: ":", maxSplits: 1)
             guard pieces.count == 2 else { continue }
             let field = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
             let value = pieces[1].trimmingCharacters(in: .whitespaces)
             if field == "content-disposition" {
-                for parameter in value.split(separator: ";").dropFirst() {
-                    let kv = parameter.split(separator: "=", maxSplits: 1)
+                for parameter in split(Substring(value), at: ";").dropFirst() {
+                    let kv = split(parameter, at: "=", maxSplits: 1)
                     guard kv.count == 2 else { continue }
                     let key = kv[0].trimmingCharacters(in: .whitespaces).lowercased()
-                    var v = kv[1].trimmingCharacters(in: .whitespaces)
-                    if v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 { v = String(v.dropFirst().dropLast()) }
+                    let v = unquoted(kv[1].trimmingCharacters(in: .whitespaces))
                     if key == "name" { name = v } else if key == "filename" { filename = v }
                 }
             } else if field == "content-type" {
@@ -88,14 +87,27 @@ public struct MultipartForm: Sendable {
 
     static func boundary(in contentType: String) -> String? {
         guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let kv = parameter.split(separator: "=", maxSplits: 1)
+        for parameter in split(Substring(contentType), at: ";").dropFirst() {
+            let kv = split(parameter, at: "=", maxSplits: 1)
             guard kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
-            var b = kv[1].trimmingCharacters(in: .whitespaces)
-            if b.hasPrefix("\""), b.hasSuffix("\""), b.count >= 2 { b = String(b.dropFirst().dropLast()) }
+            let b = unquoted(kv[1].trimmingCharacters(in: .whitespaces))
             return (1...70).contains(b.utf8.count) ? b : nil
         }
         return nil
+    }
+
+    /// Splits at an ASCII delimiter by Unicode scalar. `String.split` and `hasPrefix` work on Characters, and a
+    /// combining mark right after `;`, `=`, `:` or `"` forms one Character with it and hid the delimiter: the
+    /// multipart fuzzer found `name="\u{301}x"` read as a name with its quotes still on.
+    static func split(_ text: Substring, at delimiter: Unicode.Scalar, maxSplits: Int = .max) -> [Substring] {
+        text.unicodeScalars.split(separator: delimiter, maxSplits: maxSplits).map(Substring.init)
+    }
+
+    /// Without one pair of surrounding double quotes, compared by Unicode scalar for the same reason.
+    static func unquoted(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return value }
+        return String(Substring(scalars.dropFirst().dropLast()))
     }
 
     /// First index of `needle` in `haystack` at or after `start`.

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora in Tests/Fuzz/Corpus/ (the committed files are its output).
+
+Text seeds are written from the literals below; JPEG and PNG seeds need Pillow (python3 -m pip install pillow) and
+carry EXIF blocks built here byte by byte from the TIFF 6.0 / EXIF layout, so the seeds do not depend on how a
+library writes EXIF. Re-running rewrites the same files (Pillow's output is deterministic for a given version).
+Usage: python3 Tests/Fuzz/make_seeds.py
+"""
+
+import io
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "Corpus")
+
+
+def write(target, name, data):
+    directory = os.path.join(CORPUS, target)
+    os.makedirs(directory, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data)
+
+
+# --- EXIF (TIFF) blocks -------------------------------------------------------------------------------------
+
+TYPE_SIZES = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 129: 1}
+
+
+def tiff(ifds, little=True, sub=None):
+    """A TIFF block. `ifds` is IFD0's entries: (tag, type, values). `sub` maps a pointer tag (0x8769, 0x8825) to
+    the entries of that sub-IFD, written after IFD0 with out-of-line values after each IFD."""
+    e = "<" if little else ">"
+    sub = sub or {}
+
+    def pack(typ, values):
+        if typ in (1, 7):
+            return bytes(values)
+        if typ in (2, 129):
+            return values
+        if typ == 3:
+            return b"".join(struct.pack(e + "H", v) for v in values)
+        if typ == 4:
+            return b"".join(struct.pack(e + "I", v) for v in values)
+        if typ == 5:
+            return b"".join(struct.pack(e + "II", n, d) for n, d in values)
+        raise ValueError(typ)
+
+    def count(typ, values):
+        return len(values)
+
+    def layout(entries, offset):
+        """Returns the IFD bytes placed at `offset` followed by its out-of-line values."""
+        table = 2 + 12 * len(entries) + 4
+        extra = b""
+        rows = b""
+        for tag, typ, values in entries:
+            raw = pack(typ, values)
+            n = count(typ, values)
+            if len(raw) <= 4:
+                field = raw.ljust(4, b"\0")
+            else:
+                field = struct.pack(e + "I", offset + table + len(extra))
+                extra += raw + (b"\0" if len(raw) % 2 else b"")
+            rows += struct.pack(e + "HHI", tag, typ, n) + field
+        return struct.pack(e + "H", len(entries)) + rows + struct.pack(e + "I", 0) + extra
+
+    header = (b"II" if little else b"MM") + struct.pack(e + "HI", 42, 8)
+    first = list(ifds) + [(tag, 4, [0]) for tag in sorted(sub)]
+    size0 = len(layout(first, 8))
+    offsets = {}
+    position = 8 + size0
+    blocks = b""
+    for tag in sorted(sub):
+        offsets[tag] = position
+        block = layout(sub[tag], position)
+        blocks += block
+        position += len(block)
+    first = list(ifds) + [(tag, 4, [offsets[tag]]) for tag in sorted(sub)]
+    return header + layout(first, 8) + blocks
+
+
+def camera_tiff(little=True):
+    return tiff(
+        [
+            (0x010F, 2, b"Grain\0"),
+            (0x0110, 2, b"Fuzz Camera 1\0"),
+            (0x0112, 3, [6]),
+        ],
+        little,
+        sub={
+            0x8769: [(0x9003, 2, b"2024:05:01 13:45:10\0")],
+            0x8825: [
+                (1, 2, b"S\0"),
+                (2, 5, [(33, 1), (30, 1), (0, 100)]),
+                (3, 2, b"E\0"),
+                (4, 5, [(151, 1), (15, 1), (0, 100)]),
+            ],
+        },
+    )
+
+
+def looping_tiff():
+    """IFD0's Exif pointer points back at IFD0 itself."""
+    e = "<"
+    entries = [(0x0112, 3, 1, struct.pack(e + "H", 3) + b"\0\0"), (0x8769, 4, 1, struct.pack(e + "I", 8))]
+    body = struct.pack(e + "H", len(entries))
+    for tag, typ, n, field in entries:
+        body += struct.pack(e + "HHI", tag, typ, n) + field
+    return b"II" + struct.pack(e + "HI", 42, 8) + body + struct.pack(e + "I", 0)
+
+
+def jpeg_with_exif(jpeg, block):
+    payload = b"Exif\0\0" + block
+    segment = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    return jpeg[:2] + segment + jpeg[2:]
+
+
+def png_with_exif(png, block):
+    import zlib
+
+    chunk = struct.pack(">I", len(block)) + b"eXIf" + block
+    chunk += struct.pack(">I", zlib.crc32(chunk[4:]) & 0xFFFFFFFF)
+    # After IHDR (8-byte signature + 25-byte IHDR chunk).
+    return png[:33] + chunk + png[33:]
+
+
+# --- Images -------------------------------------------------------------------------------------------------
+
+
+def images():
+    from PIL import Image
+
+    def gradient(mode, size):
+        image = Image.new("RGB", size)
+        image.putdata([((x * 37) % 256, (y * 53) % 256, ((x + y) * 11) % 256) for y in range(size[1]) for x in range(size[0])])
+        return image.convert(mode)
+
+    def save(image, fmt, **options):
+        out = io.BytesIO()
+        image.save(out, fmt, **options)
+        return out.getvalue()
+
+    rgb = gradient("RGB", (8, 8))
+    return {
+        "baseline-8x8.jpg": save(rgb, "JPEG", quality=75),
+        "gray-16x8.jpg": save(gradient("L", (16, 8)), "JPEG", quality=50),
+        "progressive-12x10.jpg": save(gradient("RGB", (12, 10)), "JPEG", quality=60, progressive=True),
+        "subsampled-17x13.jpg": save(gradient("RGB", (17, 13)), "JPEG", quality=40, subsampling=2),
+        "cmyk-8x8.jpg": save(gradient("CMYK", (8, 8)), "JPEG", quality=70),
+        "restart-16x16.jpg": save(gradient("RGB", (16, 16)), "JPEG", quality=50, restart_marker_blocks=1),
+        "rgb-4x3.png": save(gradient("RGB", (4, 3)), "PNG"),
+        "rgba-3x3.png": save(gradient("RGB", (3, 3)).convert("RGBA"), "PNG"),
+        "palette-5x2.png": save(gradient("RGB", (5, 2)).convert("P"), "PNG"),
+    }
+
+
+def main():
+    # Multipart: the first line is the Content-Type, the rest the body.
+    crlf = "\r\n"
+    write("FuzzMultipart", "text-field", "multipart/form-data; boundary=XyZ\n" + crlf.join([
+        "--XyZ", 'Content-Disposition: form-data; name="caption"', "", "Hello, world", "--XyZ--", ""]))
+    write("FuzzMultipart", "file-upload", "multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxk\n" + crlf.join([
+        "------WebKitFormBoundary7MA4YWxk", 'Content-Disposition: form-data; name="csrf"', "", "t0k3n",
+        "------WebKitFormBoundary7MA4YWxk",
+        'Content-Disposition: form-data; name="photo"; filename="IMG_0001.JPG"', "Content-Type: image/JPEG", "",
+        "\u00ff\u00d8\u00ff binary --WebKit \r\n-- almost",
+        "------WebKitFormBoundary7MA4YWxk--", ""]))
+    write("FuzzMultipart", "quoted-boundary-preamble", 'Multipart/Form-Data; charset=utf-8; boundary="a b:c"\n' + crlf.join([
+        "preamble text", "--a b:c", 'content-disposition: form-data; name=plain', "", "",
+        "--a b:c", 'Content-Disposition: form-data; name="empty"; filename=""', "", "x", "--a b:c--", "epilogue"]))
+    write("FuzzMultipart", "unterminated", "multipart/form-data; boundary=B\n--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end")
+    write("FuzzMultipart", "no-name", "multipart/form-data; boundary=B\n--B\r\nContent-Type: text/plain\r\n\r\nx\r\n--B--")
+    write("FuzzMultipart", "empty-form", "multipart/form-data; boundary=B\n--B--\r\n")
+    write("FuzzMultipart", "unicode-names", "multipart/form-data; boundary=B\n" + crlf.join([
+        "--B", 'Content-Disposition: form-data; name="caf\u00e9"; filename="\u00e9t\u00e9.jpg"', "", "\u2603",
+        "--B--", ""]))
+    write("FuzzMultipart", "structured", b"name\0value\0photo\0\xff\xd8\r\n--fuzz-boundary\0caption\0")
+
+    # URL-encoded form bodies (and query strings).
+    for name, body in {
+        "simple": "a=1&b=2",
+        "escapes": "csrf=abc%20def&caption=Hello+world%21&emoji=%F0%9F%98%80",
+        "empty-pieces": "x&&y=&=z&",
+        "malformed-escapes": "bad=%zz%4&trail=%&pct=%%41",
+        "repeated": "tag=a&tag=b&tag=c",
+        "raw-utf8": "name=Zo\u00eb&city=Krak\u00f3w&mark=e\u0301",
+        "invalid-utf8": b"a=\xff\xfe&b=%C3%28",
+    }.items():
+        write("FuzzURLEncodedForm", name, body)
+
+    # Cookie headers, one per line.
+    for name, header in {
+        "browser": "__Host-session=abc123; theme=\"dark\"; lang=en",
+        "two-headers": "a=1; b=2\na=3; c=4",
+        "malformed": "bad name=1; ok=2; =x; y; \tspaced\t=\t3\t; ctl=\x01",
+        "quotes": "q=\"\"; r=\"x; s=\"a\"b\"; t=a\"",
+        "unicode": "n=caf\u00e9; m=\u00e9t\u00e9; =; k=v=w",
+    }.items():
+        write("FuzzCookies", name, header)
+
+    # HTML escaping: hostile and ordinary values.
+    for name, value in {
+        "script": "<script>alert(1)</script>",
+        "attribute-breakout": "\" onmouseover=\"x' onfocus='y` z",
+        "javascript-url": "javascript:alert(1)",
+        "disguised-url": " \t\x01JaVa\nScRiPt:alert(1)",
+        "data-url": "data:text/html,<b>x</b>",
+        "allowed-url": "https://grain.social/?a=1&b=\"2\"#top",
+        "mailto": "MAILTO:someone@example.com",
+        "unicode": "caf\u00e9 \u2028 \u2029 \u2603 &lt;&amp;",
+    }.items():
+        write("FuzzHTMLEscaping", name, value)
+
+    # AT Protocol identifiers; three lines are also an AT-URI's parts.
+    for name, value in {
+        "did-plc": "did:plc:ewvi7nxzyoun6zhxrhs64oiz",
+        "did-web": "did:web:example.com%3A8080",
+        "handle": "Alice.Bsky.Social",
+        "nsid": "social.grain.story",
+        "tid": "3jzfcijpj2z2a",
+        "record-key": "self",
+        "at-uri": "at://did:plc:ewvi7nxzyoun6zhxrhs64oiz/social.grain.story/3jzfcijpj2z2a",
+        "at-uri-handle": "at://alice.example.com/app.bsky.feed.post/3k2la7ab2bc2d",
+        "parts": "alice.example.com\nsocial.grain.story\nself",
+        "parts-invalid": "did:plc:x:\nsocial.grain\n..",
+    }.items():
+        write("FuzzATProtoSyntax", name, value)
+
+    # EXIF: bare TIFF blocks (the target wraps them) and whole files.
+    write("FuzzExif", "tiff-little-endian", camera_tiff(True))
+    write("FuzzExif", "tiff-big-endian", camera_tiff(False))
+    write("FuzzExif", "tiff-loop", looping_tiff())
+    write("FuzzExif", "tiff-utf8-north-west", tiff(
+        [(0x010F, 129, "Z\u00e9iss  \0".encode()), (0x0112, 1, [8])],
+        sub={0x8825: [(1, 2, b"N\0"), (2, 5, [(1, 1), (2, 1), (3, 1)]), (3, 2, b"W\0"), (4, 5, [(4, 1), (5, 1), (6, 1)])]},
+    ))
+    try:
+        pictures = images()
+    except ImportError:
+        print("Pillow is not installed: skipping the JPEG and PNG seeds")
+        return
+    for name, data in pictures.items():
+        write("FuzzJPEG", name, data)
+    write("FuzzJPEG", "truncated-8x8.jpg", pictures["baseline-8x8.jpg"][:-40])
+    write("FuzzExif", "camera.jpg", jpeg_with_exif(pictures["baseline-8x8.jpg"], camera_tiff(True)))
+    write("FuzzExif", "camera.png", png_with_exif(pictures["rgb-4x3.png"], camera_tiff(False)))
+    write("FuzzJPEG", "exif-8x8.jpg", jpeg_with_exif(pictures["baseline-8x8.jpg"], camera_tiff(True)))
+
+
+if __name__ == "__main__":
+    main()
