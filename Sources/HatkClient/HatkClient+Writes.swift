@@ -2,10 +2,7 @@ import ATProto
 import Crypto
 import Foundation
 import Lexicon
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import Outbound
 
 /// What a write needs to act for a signed-in person: their DPoP key and access token.
 public struct DPoPCredentials: Sendable {
@@ -65,11 +62,10 @@ extension HatkClient {
         do { key = try P256PrivateKey(rawRepresentation: credentials.dpopKey) } catch {
             throw HatkError(kind: .http(status: 401, error: "unreadable DPoP key"), endpoint: nsid)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.setValue("DPoP \(credentials.accessToken)", forHTTPHeaderField: "Authorization")
+        var request = OutboundRequest(
+            method: "POST", url: url,
+            headers: ["Content-Type": contentType, "Authorization": "DPoP \(credentials.accessToken)"], body: body,
+            timeout: timeout)
         for attempt in 0..<2 {
             let proof: String
             do {
@@ -79,7 +75,7 @@ extension HatkClient {
             } catch {
                 throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
             }
-            request.setValue(proof, forHTTPHeaderField: "DPoP")
+            request.headers["DPoP"] = proof
             let (data, status, challenge) = try await send(request, nsid: nsid)
             if attempt == 0, status == 401, challenge { continue }
             if (200..<300).contains(status) { invalidateCache() }

@@ -1,16 +1,14 @@
 import ATProto
 import Foundation
 import Lexicon
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import Outbound
 
 /// A typed XRPC client for a hatk server: grain.social, a self-hosted hatk, or our embedded backend,
 /// always over HTTP so that every deployment runs the same code path.
 public final class HatkClient: StoryReading {
     public let baseURL: URL
-    let session: URLSession
+    let http: OutboundHTTP
+    let timeout: Duration
     /// Shared with the OAuth client, so a nonce learnt at the token endpoint is used on XRPC calls too.
     public let nonces: DPoPNonces
     /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
@@ -20,23 +18,20 @@ public final class HatkClient: StoryReading {
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://grain.social`.
     ///   - timeout: how long one call may take before it fails with `.timeout`.
+    ///   - policy: which addresses calls may connect to. Public ones only by default: a hatk on loopback or the
+    ///     LAN (the embedded backend) needs its origin in the allowance.
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: DPoPNonces = DPoPNonces(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-        cacheTTL: Duration = .zero
+        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly
     ) {
         cache = ReadCache(ttl: cacheTTL)
         self.baseURL = baseURL
         self.nonces = nonces
         self.clock = clock
-        // Ephemeral: a shared session would store cookies and send them to the upstream unasked.
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.httpMaximumConnectionsPerHost = 64
-        session = URLSession(configuration: configuration)
+        self.timeout = .seconds(timeout)
+        // No cookie engine and no redirects: the client sends exactly what each call says.
+        http = OutboundHTTP(policy: policy)
     }
 
     public func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
@@ -86,8 +81,7 @@ public final class HatkClient: StoryReading {
         if let cached = cache.get(url.absoluteString) {
             return try decode(Output.self, data: cached, status: 200, nsid: nsid)
         }
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let request = OutboundRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout)
         let (data, status, _) = try await send(request, nsid: nsid)
         let output = try decode(Output.self, data: data, status: status, nsid: nsid)
         cache.put(url.absoluteString, data)
@@ -101,18 +95,17 @@ public final class HatkClient: StoryReading {
 
     /// Sends one request, remembers any `DPoP-Nonce` the server gives, and tells whether the answer was a
     /// `use_dpop_nonce` challenge (only writes act on that).
-    func send(_ request: URLRequest, nsid: String) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool) {
+    func send(_ request: OutboundRequest, nsid: String) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool) {
+        let response: OutboundResponse
         do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return (data, 0, false) }
-            if let url = request.url { nonces.update(for: url, from: http) }
-            let challenge = (http.value(forHTTPHeaderField: "WWW-Authenticate") ?? "").contains("use_dpop_nonce")
-            return (data, http.statusCode, challenge)
-        } catch let error as URLError where error.code == .timedOut {
-            throw HatkError(kind: .timeout, endpoint: nsid)
+            response = try await http.send(request)
         } catch {
-            throw HatkError(kind: .unreachable, endpoint: nsid, detail: "\(error.localizedDescription)")
+            // A refused address reads as unreachable: to the caller the server is simply not there.
+            throw HatkError(kind: error.kind == .timeout ? .timeout : .unreachable, endpoint: nsid, detail: "\(error)")
         }
+        nonces.update(for: request.url, nonce: response.headers["DPoP-Nonce"])
+        let challenge = (response.headers["WWW-Authenticate"] ?? "").contains("use_dpop_nonce")
+        return (response.body, response.status, challenge)
     }
 
     func decode<Output: Decodable>(_ type: Output.Type, data: Data, status: Int, nsid: String) throws(HatkError)

@@ -1,37 +1,31 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import Outbound
 
 extension NominatimClient {
     /// Sends `request` and decodes the answer, turning every failure into a `NominatimError` whose message
-    /// carries no URL (URLError descriptions include it, and with it the coordinates).
-    func fetch(_ request: URLRequest) async throws -> NominatimResult? {
-        let data: Data
-        let response: URLResponse
+    /// carries no URL (and with it no coordinates). Redirects are not followed: they arrive as a 3xx status.
+    func fetch(_ request: OutboundRequest) async throws -> NominatimResult? {
+        let response: OutboundResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError {
-            switch error.code {
-            case .timedOut:
+            response = try await http.send(request)
+        } catch {
+            switch error.kind {
+            case .timeout:
                 throw NominatimError(.timeout, "Nominatim did not answer in time")
             case .cancelled:
                 throw CancellationError()
+            case .bodyTooLarge:
+                throw NominatimError(.malformedResponse, "Nominatim answer exceeds \(Self.maximumBodySize) bytes")
+            case .refused(_, let category):
+                throw NominatimError(.transport, "Nominatim request refused: the server is at \(category)")
             default:
-                throw NominatimError(.transport, "Nominatim request failed (URLError \(error.code.rawValue))")
+                throw NominatimError(.transport, "Nominatim request failed (\(error.kind))")
             }
         }
-        guard let status = (response as? HTTPURLResponse)?.statusCode else {
-            throw NominatimError(.malformedResponse, "Nominatim answer is not HTTP")
+        guard response.status == 200 else {
+            throw NominatimError(.status(response.status), "Nominatim answered HTTP \(response.status)")
         }
-        guard status == 200 else {
-            throw NominatimError(.status(status), "Nominatim answered HTTP \(status)")
-        }
-        guard data.count <= Self.maximumBodySize else {
-            throw NominatimError(.malformedResponse, "Nominatim answer exceeds \(Self.maximumBodySize) bytes")
-        }
-        return try Self.decode(data)
+        return try Self.decode(response.body)
     }
 
     /// Decodes a reverse answer; Nominatim reports "no place here" as `200 {"error": "Unable to geocode"}`.
@@ -46,17 +40,6 @@ extension NominatimClient {
         } catch {
             throw NominatimError(.malformedResponse, "Nominatim answer is not a JSON reverse result")
         }
-    }
-}
-
-/// Refuses every redirect, so coordinates only ever reach the configured server; the 3xx then surfaces as a
-/// `.status` error. A session delegate because Linux ignores per-task delegates.
-final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }
 

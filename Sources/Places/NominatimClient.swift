@@ -1,15 +1,12 @@
 import Foundation
+import Outbound
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Reverse geocoding through a Nominatim server, as Grain does it, within the public server's usage policy: an
 /// identifying User-Agent, at most one request per interval across all callers, and a cache so that a burst of
 /// photos from one spot costs one request.
 ///
-/// Privacy: coordinates go only to `baseURL` (redirects are refused), are rounded to 5 decimals (about 1 m)
+/// Privacy: coordinates go only to `baseURL` (redirects are not followed), are rounded to 5 decimals (about 1 m)
 /// before they are sent, are kept only as cache keys in memory, and never appear in errors or logs. Only use it
 /// when the author's `includeLocation` preference is on: sending coordinates discloses them to a third party.
 public final class NominatimClient: Sendable {
@@ -18,8 +15,8 @@ public final class NominatimClient: Sendable {
 
     private let baseURL: URL
     private let userAgent: String
-    private let timeout: TimeInterval
-    let session: URLSession
+    private let timeout: Duration
+    let http: OutboundHTTP
     private let gate: RequestGate
     private let cache: Mutex<LRUCache<CoordinateKey, NominatimResult?>>
 
@@ -28,34 +25,27 @@ public final class NominatimClient: Sendable {
     ///   - userAgent: Sent with every request; the public server requires one that identifies the application.
     ///   - minimumInterval: The least time between the starts of two requests, across all callers.
     ///   - cacheSize: How many answers (including "nothing here") to keep, least recently used dropped first.
-    ///   - timeout: Seconds before a request fails with `.timeout`; rounded up to whole seconds, at least 1,
-    ///     because Linux Foundation truncates it to whole seconds and times out at once on anything below 1.
+    ///   - timeout: Seconds before a request fails with `.timeout`, connecting included.
     ///   - clock: Paces requests; tests inject one that does not really sleep.
+    ///   - policy: Which addresses the server may be at. Public ones only by default, which is what a deployment
+    ///     should keep: coordinates must not be sent to whatever a name on the local network resolves to.
     public init(
         baseURL: URL = URL(string: "https://nominatim.openstreetmap.org")!,
         userAgent: String = "grain-stories/0.1 (+https://github.com/grain-stories)",
         minimumInterval: Duration = .seconds(1),
         cacheSize: Int = 1000,
         timeout: TimeInterval = 10,
-        clock: PacingClock = .continuous
+        clock: PacingClock = .continuous,
+        policy: AddressPolicy = .publicOnly
     ) {
         self.baseURL = baseURL
         self.userAgent = userAgent
-        let timeout = max(1, timeout.rounded(.up))
-        self.timeout = timeout
+        self.timeout = .seconds(timeout)
         self.gate = RequestGate(interval: minimumInterval, clock: clock)
         self.cache = Mutex(LRUCache(capacity: cacheSize))
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
+        var configuration = OutboundHTTP.Configuration(policy: policy)
+        configuration.maximumBodySize = Self.maximumBodySize
+        self.http = OutboundHTTP(configuration: configuration)
     }
 
     /// Looks up the place at a coordinate.
@@ -79,14 +69,10 @@ public final class NominatimClient: Sendable {
     }
 
     /// Grain's request: `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent.
-    func reverseRequest(for key: CoordinateKey) -> URLRequest {
+    func reverseRequest(for key: CoordinateKey) -> OutboundRequest {
         var components = URLComponents(url: baseURL.appendingPathComponent("reverse"), resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1"
-        var request = URLRequest(url: components.url!)
-        request.httpMethod = "GET"
-        request.timeoutInterval = timeout
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
+        return OutboundRequest(
+            url: components.url!, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout)
     }
 }

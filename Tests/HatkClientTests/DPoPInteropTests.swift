@@ -51,11 +51,12 @@ struct DPoPInteropTests {
 
         let nonces = DPoPNonces()
         let oauth = OAuthClient(
-            clientID: "http://127.0.0.1/client", redirectURI: "http://127.0.0.1/cb", issuer: URL(string: recorder.origin())!, nonces: nonces)
+            clientID: "http://127.0.0.1/client", redirectURI: "http://127.0.0.1/cb", issuer: URL(string: recorder.origin())!, nonces: nonces,
+            policy: stub.policy)
         let (_, pending) = try await oauth.beginSignIn(loginHint: "alice.test")
         let tokens = try await oauth.completeSignIn(pending: pending, code: "code-1", issuer: recorder.origin())
         let refreshed = try await oauth.refresh(tokens, dpopKey: pending.dpopKey)
-        let hatk = HatkClient(baseURL: URL(string: recorder.origin())!, nonces: nonces)
+        let hatk = HatkClient(baseURL: URL(string: recorder.origin())!, nonces: nonces, policy: stub.policy)
         _ = try await hatk.createRecord(
             collection: "social.grain.story", record: .object(["x": .integer(1)]),
             as: DPoPCredentials(dpopKey: pending.dpopKey, accessToken: refreshed.accessToken))

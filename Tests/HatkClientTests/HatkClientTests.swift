@@ -3,12 +3,16 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Outbound
+import Synchronization
 import Testing
 
 /// A stand-in hatk server on 127.0.0.1 whose answers each test chooses.
 struct StubServer {
     let server: HTTPServer
     var url: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
+    /// The production policy plus this stub's origin, as the App allows its configured upstream.
+    var policy: AddressPolicy { AddressPolicy.publicOnly.allowing([url]) }
 
     init(_ configure: (inout Router) -> Void) throws {
         var router = Router()
@@ -38,7 +42,7 @@ struct HatkClientTests {
             }
         }
         defer { Task { await stub.server.shutdown() } }
-        let client = HatkClient(baseURL: stub.url)
+        let client = HatkClient(baseURL: stub.url, policy: stub.policy)
         let output = try await client.storyArchive(of: try DID("did:plc:abc"), limit: 5, cursor: "2026-08-19T21:03:11.123+02:00")
         #expect(output.cursor == "2026-08-19T21:03:11.123+02:00", "a + in a parameter arrives intact")
         let stories = output.stories
@@ -57,7 +61,7 @@ struct HatkClientTests {
         }
         defer { Task { await stub.server.shutdown() } }
         do {
-            _ = try await HatkClient(baseURL: stub.url).storyAuthors()
+            _ = try await HatkClient(baseURL: stub.url, policy: stub.policy).storyAuthors()
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == .http(status: 500, error: "Database is locked"))
@@ -71,8 +75,8 @@ struct HatkClientTests {
             router.on(.get, "/xrpc/social.grain.unspecced.getStoryAuthors") { _ in Response.html("<html>oops</html>") }
         }
         defer { Task { await stub.server.shutdown() } }
-        await #expect(throws: HatkError.self) { _ = try await HatkClient(baseURL: stub.url).storyAuthors() }
-        do { _ = try await HatkClient(baseURL: stub.url).storyAuthors() } catch { #expect(error.kind == .malformed) }
+        await #expect(throws: HatkError.self) { _ = try await HatkClient(baseURL: stub.url, policy: stub.policy).storyAuthors() }
+        do { _ = try await HatkClient(baseURL: stub.url, policy: stub.policy).storyAuthors() } catch { #expect(error.kind == .malformed) }
     }
 
     @Test("a server slower than the timeout fails with a timeout in about that time")
@@ -86,7 +90,7 @@ struct HatkClientTests {
         defer { Task { await stub.server.shutdown() } }
         let started = ContinuousClock.now
         do {
-            _ = try await HatkClient(baseURL: stub.url, timeout: 1).storyAuthors()
+            _ = try await HatkClient(baseURL: stub.url, timeout: 1, policy: stub.policy).storyAuthors()
             Issue.record("expected a timeout")
         } catch {
             #expect(error.kind == .timeout)
@@ -97,7 +101,9 @@ struct HatkClientTests {
     @Test("nothing listening is reported as unreachable")
     func unreachable() async throws {
         do {
-            _ = try await HatkClient(baseURL: URL(string: "http://127.0.0.1:9")!, timeout: 2).storyAuthors()
+            let nothing = URL(string: "http://127.0.0.1:9")!
+            _ = try await HatkClient(baseURL: nothing, timeout: 2, policy: AddressPolicy.publicOnly.allowing([nothing]))
+                .storyAuthors()
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == .unreachable)
@@ -112,6 +118,34 @@ struct HatkClientTests {
             }
         }
         defer { Task { await stub.server.shutdown() } }
-        #expect(try await HatkClient(baseURL: stub.url).profile("nobody.test") == nil)
+        #expect(try await HatkClient(baseURL: stub.url, policy: stub.policy).profile("nobody.test") == nil)
     }
+
+    @Test("without an allowance for its origin, a loopback server is refused and reported as unreachable")
+    func loopbackRefusedByDefault() async throws {
+        let calls = Counter()
+        let stub = try StubServer { router in
+            router.on(.get, "/xrpc/social.grain.unspecced.getStoryAuthors") { _ in
+                calls.increment()
+                return jsonBody(#"{"authors":[]}"#)
+            }
+        }
+        defer { Task { await stub.server.shutdown() } }
+
+        do {
+            _ = try await HatkClient(baseURL: stub.url).storyAuthors()
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error.kind == .unreachable)
+            #expect(error.detail.contains("refused: 127.0.0.1 is a loopback address"))
+        }
+        #expect(calls.value == 0)
+    }
+}
+
+/// Counts handler calls across tasks.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -10,7 +10,7 @@ import Testing
     func exactRequest() async throws {
         // setup
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         // act
         let result = try await client.reverse(latitude: 48.8566, longitude: 2.3522)
@@ -35,8 +35,8 @@ import Testing
     func prefixAndRounding() async throws {
         let stub = try StubNominatim(prefix: "/nominatim") { _ in .json(StubNominatim.paris) }
         let client = NominatimClient(
-            baseURL: stub.baseURL.appendingPathComponent("nominatim"), userAgent: "test-agent/1", minimumInterval: .zero
-        )
+            baseURL: stub.baseURL.appendingPathComponent("nominatim"), userAgent: "test-agent/1", minimumInterval: .zero,
+            policy: stub.policy)
 
         _ = try await client.reverse(latitude: -33.868_812_34, longitude: 0.000_004)
         await stub.stop()
@@ -50,7 +50,7 @@ import Testing
     @Test("two concurrent lookups of distinct points reach the server at least the interval apart")
     func pacingAcrossCallers() async throws {
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .milliseconds(200))
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .milliseconds(200), policy: stub.policy)
 
         async let first = client.reverse(latitude: 10, longitude: 10)
         async let second = client.reverse(latitude: 20, longitude: 20)
@@ -67,7 +67,7 @@ import Testing
     @Test("a repeated lookup, also one within the rounding, is answered from the cache without a request")
     func cacheHit() async throws {
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         let first = try await client.reverse(latitude: 48.8566, longitude: 2.3522)
         let second = try await client.reverse(latitude: 48.8566, longitude: 2.3522)
@@ -83,7 +83,7 @@ import Testing
     @Test("'Unable to geocode' is no result, not an error, and is cached too")
     func unableToGeocode() async throws {
         let stub = try StubNominatim { _ in .json(StubNominatim.unableToGeocode) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         let first = try await client.reverse(latitude: 0, longitude: -150)
         let second = try await client.reverse(latitude: 0, longitude: -150)
@@ -97,7 +97,7 @@ import Testing
     @Test("a 500 answer throws a status error that is not cached and carries no coordinates")
     func serverError() async throws {
         let stub = try StubNominatim { _ in .text("boom", status: .internalServerError) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         let error = await #expect(throws: NominatimError.self) {
             try await client.reverse(latitude: 51.5074, longitude: -0.1278)
@@ -113,7 +113,7 @@ import Testing
     @Test("a body that is not a JSON reverse result throws a malformed-response error")
     func garbage() async throws {
         let stub = try StubNominatim { _ in .text("<html>not json</html>") }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         let error = await #expect(throws: NominatimError.self) {
             try await client.reverse(latitude: 1, longitude: 1)
@@ -129,7 +129,7 @@ import Testing
             try await Task.sleep(for: .seconds(5))
             return .json(StubNominatim.paris)
         }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, timeout: 0.4)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, timeout: 0.4, policy: stub.policy)
 
         let started = ContinuousClock.now
         let error = await #expect(throws: NominatimError.self) {
@@ -140,9 +140,9 @@ import Testing
 
         #expect(error?.kind == .timeout)
         #expect(error?.description.contains("12.3456") == false)
-        // 0.4 s is rounded up to the 1 s floor.
-        #expect(waited >= .milliseconds(900))
-        #expect(waited < .seconds(3))
+        // The timeout is honoured to the millisecond (Foundation's URLSession used to round it to whole seconds).
+        #expect(waited >= .milliseconds(350))
+        #expect(waited < .milliseconds(1500))
     }
 
     @Test("a redirect is refused: it surfaces as a status error and the target never sees the coordinates")
@@ -150,7 +150,7 @@ import Testing
         let stub = try StubNominatim { request in
             .redirect(to: "/elsewhere?\(request.query)", status: .found)
         }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         let error = await #expect(throws: NominatimError.self) {
             try await client.reverse(latitude: 1, longitude: 2)
@@ -164,7 +164,7 @@ import Testing
     @Test("out-of-range or non-finite coordinates are refused without a request")
     func invalidCoordinates() async throws {
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero, policy: stub.policy)
 
         for (latitude, longitude) in [(91.0, 0.0), (0.0, -180.5), (Double.nan, 0.0)] {
             let error = await #expect(throws: NominatimError.self) {
@@ -174,6 +174,21 @@ import Testing
         }
         await stub.stop()
 
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test("the default policy refuses a Nominatim on a loopback address: coordinates never reach it")
+    func loopbackRefusedByDefault() async throws {
+        let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .zero)
+
+        let error = await #expect(throws: NominatimError.self) {
+            try await client.reverse(latitude: 48.8566, longitude: 2.3522)
+        }
+        await stub.stop()
+
+        #expect(error?.kind == .transport)
+        #expect(error?.description == "Nominatim request refused: the server is at a loopback address")
         #expect(stub.requests.isEmpty)
     }
 }

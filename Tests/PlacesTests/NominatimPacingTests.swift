@@ -9,7 +9,7 @@ struct NominatimPacingTests {
         // setup
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
         let manual = ManualPacingClock()
-        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .seconds(1), clock: manual.pacing)
+        let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .seconds(1), clock: manual.pacing, policy: stub.policy)
 
         // act
         _ = try await client.reverse(latitude: 1, longitude: 1)

@@ -12,8 +12,9 @@ public final class DPoPNonces: Sendable {
         nonces.withLock { $0[Self.origin(url)] }
     }
 
-    public func update(for url: URL, from response: HTTPURLResponse) {
-        guard let nonce = response.value(forHTTPHeaderField: "DPoP-Nonce"), !nonce.isEmpty else { return }
+    /// Remembers the `DPoP-Nonce` header value of a response from `url`; nil or empty changes nothing.
+    public func update(for url: URL, nonce: String?) {
+        guard let nonce, !nonce.isEmpty else { return }
         nonces.withLock { $0[Self.origin(url)] = nonce }
     }
 
@@ -21,7 +22,3 @@ public final class DPoPNonces: Sendable {
         "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")".lowercased()
     }
 }
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif

@@ -1,11 +1,8 @@
 import ATProto
 import Crypto
 import Foundation
+import Outbound
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A public OAuth 2.1 client of a hatk server (or any atproto authorization server) running on our
 /// server for each browser session: PAR with PKCE S256, a per-session ES256 DPoP key, code exchange,
@@ -17,17 +14,21 @@ public final class OAuthClient: Sendable {
     public let issuer: URL
     let nonces: DPoPNonces
     let clock: @Sendable () -> Int64
-    private let session: URLSession
+    private let http: OutboundHTTP
+    private let timeout: Duration
     private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
 
     /// Grain's full scope string: asking for less would shrink the grant hatk shares with Grain's other clients.
     public static let grainScope =
         "atproto blob:image/* repo:social.grain.gallery repo:social.grain.gallery.item repo:social.grain.photo repo:social.grain.photo.exif repo:social.grain.actor.profile repo:social.grain.graph.follow repo:social.grain.favorite repo:social.grain.comment repo:social.grain.story repo:social.grain.graph.block repo:app.bsky.feed.post?action=create"
 
+    /// - Parameter policy: which addresses the client may connect to: the issuer, and the endpoints its metadata
+    ///   names. Public ones only by default; a loopback or LAN issuer needs its origin in the allowance.
     public init(
         clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
         nonces: DPoPNonces = DPoPNonces(), timeout: TimeInterval = 10,
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        policy: AddressPolicy = .publicOnly
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -35,17 +36,18 @@ public final class OAuthClient: Sendable {
         self.scope = scope
         self.nonces = nonces
         self.clock = clock
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+        self.timeout = .seconds(timeout)
+        var configuration = OutboundHTTP.Configuration(policy: policy)
+        // Metadata and token answers are small; the reference clients cap them at 512 KB.
+        configuration.maximumBodySize = 512 * 1024
+        http = OutboundHTTP(configuration: configuration)
     }
 
     /// The server's metadata, fetched once; its `issuer` must be the one we were configured with.
     public func metadata() async throws(OAuthError) -> AuthorizationServerMetadata {
         if let cached = cachedMetadata.withLock({ $0 }) { return cached }
         let url = issuer.appendingPathComponent(".well-known/oauth-authorization-server")
-        let (data, status) = try await send(URLRequest(url: url))
+        let (data, status) = try await send(OutboundRequest(url: url, timeout: timeout))
         guard status == 200, let metadata = try? JSONDecoder().decode(AuthorizationServerMetadata.self, from: data) else {
             throw OAuthError(code: "server_error", detail: "the authorization server's metadata could not be read", status: status)
         }
@@ -145,16 +147,14 @@ public final class OAuthClient: Sendable {
 
     /// POSTs a form with a DPoP proof, retrying once with the server's nonce when it asks for one.
     func postForm(_ url: URL, _ form: [(String, String)], key: P256PrivateKey) async throws(OAuthError) -> (Data, Int) {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(Self.formEncode(form).utf8)
+        var request = OutboundRequest(
+            method: "POST", url: url,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(Self.formEncode(form).utf8), timeout: timeout)
         for attempt in 0..<2 {
             do {
-                request.setValue(
-                    try DPoP.proof(key: key, method: "POST", url: url.absoluteString, now: clock(), nonce: nonces.nonce(for: url)),
-                    forHTTPHeaderField: "DPoP")
+                request.headers["DPoP"] = try DPoP.proof(
+                    key: key, method: "POST", url: url.absoluteString, now: clock(), nonce: nonces.nonce(for: url))
             } catch {
                 throw OAuthError(code: "client_error", detail: "could not sign a DPoP proof: \(error)")
             }
@@ -169,14 +169,13 @@ public final class OAuthClient: Sendable {
         throw OAuthError(code: "use_dpop_nonce", detail: "the server kept refusing our DPoP nonce")
     }
 
-    func send(_ request: URLRequest) async throws(OAuthError) -> (Data, Int) {
+    func send(_ request: OutboundRequest) async throws(OAuthError) -> (Data, Int) {
         do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return (data, 0) }
-            if let url = request.url { nonces.update(for: url, from: http) }
-            return (data, http.statusCode)
+            let response = try await http.send(request)
+            nonces.update(for: request.url, nonce: response.headers["DPoP-Nonce"])
+            return (response.body, response.status)
         } catch {
-            throw OAuthError(code: "unreachable", detail: "the authorization server could not be reached (\(error.localizedDescription))")
+            throw OAuthError(code: "unreachable", detail: "the authorization server could not be reached (\(error))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Outbound
 import Places
 import Synchronization
 
@@ -23,6 +24,8 @@ final class StubNominatim: Sendable {
     var requests: [Recorded] { log.entries.withLock { $0 } }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
+    /// The production policy plus this stub's origin: a real deployment never allows a loopback Nominatim.
+    var policy: AddressPolicy { AddressPolicy.publicOnly.allowing([baseURL]) }
 
     /// - Parameters:
     ///   - prefix: A path under which `/reverse` is served, to check that the base URL's path is kept.
