@@ -14,8 +14,9 @@ struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_config *config,
                                      MHD_AccessHandlerCallback handler,
                                      MHD_RequestCompletedCallback completed,
                                      cmhd_uri_logger uri_logger,
+                                     MHD_NotifyConnectionCallback notify_connection,
                                      void *cls) {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[11];
     size_t count = 0;
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, config->listen_fd, NULL};
     if (config->thread_pool_size > 1) {
@@ -32,6 +33,7 @@ struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_config *config,
     // Options taking two pointers carry the function in `value` and its closure in `ptr_value`.
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, cls};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 
     return MHD_start_daemon(config->flags, 0, accept_policy, cls, handler, cls,
@@ -117,4 +119,14 @@ int cmhd_connection_client_address(struct MHD_Connection *connection, char *buff
         return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)size) ? 0 : -1;
     }
     return -1;
+}
+
+int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }

@@ -33,6 +33,9 @@ final class Exchange: Sendable {
         var task: Task<Void, Never>?
         /// Set by shutdown when it gives up on the handler, so a late task is cancelled at once.
         var abandoned = false
+        /// The handler's response was handed to MHD and is counted in `ServerCore.unsentResponses` until MHD
+        /// reports the request complete.
+        var awaitsSend = false
     }
 
     /// The raw request target ("/a%20b?x=1") as sent on the request line.

@@ -8,7 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Worker threads polling connections. Handlers run on Swift tasks, never on these threads.
     public var threadCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// Seconds of inactivity after which a connection is closed (defends against slow-loris clients).
+    /// Seconds of inactivity after which a connection is closed; also the most time a connection gets to deliver
+    /// each complete request head (from opening, or from the end of its previous request), however steadily it
+    /// trickles bytes (slow-loris). 0 sets neither limit.
     public var connectionTimeout: Int = 30
     /// The most connections open at once.
     public var connectionLimit: Int = 1024

@@ -25,6 +25,7 @@ extension ServerCore {
         let step: Step = exchange.state.withLock { state in
             switch state.phase {
             case .new:
+                headerDeadlines?.headComplete(connection)
                 state.method = HTTPMethod(String(cString: method))
                 let declaredLength = contentLength(of: connection)
                 // A GET or HEAD that declares no body needs no route lookup for its limit: the default bounds
@@ -34,6 +35,10 @@ extension ServerCore {
                 {
                     state.limit = router.defaultBodyLimit
                 } else {
+                    if let refusal = framingRefusal(connection, declaredLength: declaredLength) {
+                        state.phase = .finished
+                        return .reject(refusal)
+                    }
                     let path = Request.split(target: exchange.target).path
                     state.limit = router.bodyLimit(method: state.method, path: path)
                 }
@@ -132,6 +137,27 @@ extension ServerCore {
             body: body,
             remoteAddress: remoteAddress(of: connection)
         )
+    }
+
+    /// Why the body's framing is refused, if it is (RFC 9112 §6.1, §6.3): ambiguous framing (two Content-Lengths,
+    /// or one beside Transfer-Encoding) is how requests are smuggled past a proxy, and a transfer coding other than
+    /// chunked leaves no way to find the body's end.
+    private func framingRefusal(_ connection: OpaquePointer, declaredLength: Int?) -> HTTPStatus? {
+        if let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") {
+            guard declaredLength == nil else { return .badRequest }
+            return strcasecmp(coding, "chunked") == 0 ? nil : HTTPStatus(code: 501)
+        }
+        guard declaredLength != nil else { return nil }
+        var count = 0
+        _ = MHD_get_connection_values(
+            connection, .HEADER_KIND,
+            { context, _, key, _ in
+                if let context, let key, strcasecmp(key, "Content-Length") == 0 {
+                    context.assumingMemoryBound(to: Int.self).pointee += 1
+                }
+                return .YES
+            }, &count)
+        return count == 1 ? nil : .badRequest
     }
 
     private func contentLength(of connection: OpaquePointer) -> Int? {

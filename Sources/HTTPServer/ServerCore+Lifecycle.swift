@@ -68,12 +68,17 @@ extension ServerCore {
                     connection: connection, method: method, uploadData: uploadData, uploadSize: uploadSize,
                     exchange: exchange)
             },
-            { cls, _, requestContext, _ in
+            { cls, connection, requestContext, _ in
                 guard let cls, let requestContext, let exchangePointer = requestContext.pointee else { return }
                 requestContext.pointee = nil
-                Unmanaged<Exchange>.fromOpaque(exchangePointer).release()
+                let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                if exchange.takeUnretainedValue().state.withLock({ $0.awaitsSend }) {
+                    core.unsentResponses.subtract(1, ordering: .relaxed)
+                }
+                exchange.release()
                 core.openExchanges.subtract(1, ordering: .relaxed)
+                if let connection { core.headerDeadlines?.requestEnded(connection) }
             },
             { cls, uri, _ in
                 // Called once per request with the raw target, before MHD decodes it; the exchange it returns
@@ -83,6 +88,16 @@ extension ServerCore {
                 }
                 let target = uri.map { String(cString: $0) } ?? "/"
                 return Unmanaged.passRetained(Exchange(target: target)).toOpaque()
+            },
+            { cls, connection, socketContext, code in
+                guard let cls, let connection, let socketContext,
+                    let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
+                else { return }
+                if code == .CONNECTION_NOTIFY_STARTED {
+                    deadlines.opened(connection, context: socketContext)
+                } else if code == .CONNECTION_NOTIFY_CLOSED {
+                    deadlines.closed(context: socketContext)
+                }
             },
             context.toOpaque()
         )
@@ -100,6 +115,7 @@ extension ServerCore {
             state.daemon = DaemonHandle(pointer: daemon)
             state.port = port
         }
+        headerDeadlines?.start()
     }
 
     /// Stops accepting, waits up to `gracePeriod` for suspended handlers, resumes the rest, then stops the daemon
@@ -115,7 +131,10 @@ extension ServerCore {
 
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: gracePeriod)
-        while inFlightCount > 0, clock.now < deadline, !Task.isCancelled {
+        // Handlers still running, then responses still being sent: MHD_stop_daemon would cut both off.
+        while inFlightCount > 0 || unsentResponses.load(ordering: .relaxed) > 0, clock.now < deadline,
+            !Task.isCancelled
+        {
             try? await Task.sleep(for: .milliseconds(5))
         }
         abandonSuspended()
@@ -125,6 +144,7 @@ extension ServerCore {
                 done.resume()
             }
         }
+        headerDeadlines?.stop()
         state.withLock { $0.daemon = nil }
         Unmanaged.passUnretained(self).release()
     }

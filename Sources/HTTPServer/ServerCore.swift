@@ -36,12 +36,19 @@ final class ServerCore: Sendable {
     let state = Mutex(State())
     /// Requests whose context MHD still holds; returns to 0 when every request has been completed or closed.
     let openExchanges = Atomic<Int>(0)
+    /// Responses stored by handlers that MHD has not finished sending; shutdown waits for them (within its grace
+    /// period), since `MHD_stop_daemon` drops connections whatever they still have to send.
+    let unsentResponses = Atomic<Int>(0)
     /// Read by MHD's accept policy for every new connection, so it is an atomic rather than part of `state`.
     let acceptsConnections = Atomic<Bool>(true)
+    /// Closes connections that trickle their request heads (absent when the connection timeout is 0).
+    let headerDeadlines: HeaderDeadlines?
 
     init(configuration: ServerConfiguration, router: Router) {
         self.configuration = configuration
         self.router = router
+        headerDeadlines =
+            configuration.connectionTimeout > 0 ? HeaderDeadlines(limit: .seconds(configuration.connectionTimeout)) : nil
     }
 
     var inFlightCount: Int { state.withLock { $0.suspended.count } }
@@ -76,8 +83,10 @@ final class ServerCore: Sendable {
             }
             let connection = exchange.state.withLock { exchangeState in
                 exchangeState.response = response
+                exchangeState.awaitsSend = true
                 return exchangeState.connection
             }
+            unsentResponses.add(1, ordering: .relaxed)
             if let connection {
                 MHD_resume_connection(connection.pointer)
             }

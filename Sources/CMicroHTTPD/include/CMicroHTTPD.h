@@ -30,13 +30,14 @@ struct cmhd_daemon_config {
 /// Signature of MHD_OPTION_URI_LOG_CALLBACK: its return value becomes the request's `*con_cls`.
 typedef void *(*cmhd_uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
 
-/// Starts a daemon through MHD_OPTION_ARRAY; `cls` is passed to all four callbacks.
+/// Starts a daemon through MHD_OPTION_ARRAY; `cls` is passed to all five callbacks.
 /// Returns NULL on failure (MHD logs the reason when MHD_USE_ERROR_LOG is set).
 struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_config *config,
                                      MHD_AcceptPolicyCallback accept_policy,
                                      MHD_AccessHandlerCallback handler,
                                      MHD_RequestCompletedCallback completed,
                                      cmhd_uri_logger uri_logger,
+                                     MHD_NotifyConnectionCallback notify_connection,
                                      void *cls);
 
 /// Opens a TCP socket bound to `host` (a name or numeric address) and `port` (0 = any free port), listening with
@@ -53,5 +54,11 @@ int cmhd_fd_is_open(int fd);
 /// Writes the client's numeric address ("127.0.0.1", "::1"; IPv4-mapped IPv6 addresses unmapped) into `buffer`.
 /// Returns 0 on success, -1 if it is unknown or does not fit.
 int cmhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
+
+/// The connection's socket descriptor, or -1.
+int cmhd_connection_fd(struct MHD_Connection *connection);
+
+/// The connection's `socket_context` (set by the MHD_OPTION_NOTIFY_CONNECTION callback), or NULL.
+void *cmhd_connection_socket_context(struct MHD_Connection *connection);
 
 #endif
