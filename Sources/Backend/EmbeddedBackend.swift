@@ -9,6 +9,7 @@ import Synchronization
 public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
+    let blobQueue = BlobQueue()
     let clock: @Sendable () -> UTCTime
     private let authenticatorBox: Mutex<(any ViewerAuthenticator)?>
     private let baseURL: Mutex<String>
@@ -18,13 +19,14 @@ public final class EmbeddedBackend: Sendable {
     ///   - publicURL: the origin browsers reach us at, for absolute image URLs in views.
     ///   - clock: the current time; tests pass a fixed one to check the 24-hour window.
     ///   - authenticator: who a write acts for; without one every write answers 401.
+    ///   - blobFileSystem: the call that writes blob bytes; tests pass one that runs out of space.
     public init(
         dataDirectory: String, publicURL: String, clock: @escaping @Sendable () -> UTCTime = { .now },
-        authenticator: (any ViewerAuthenticator)? = nil
+        authenticator: (any ViewerAuthenticator)? = nil, blobFileSystem: BlobFileSystem = .system
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         store = try BackendStore(path: dataDirectory + "/backend.sqlite")
-        blobs = try BlobStore(directory: dataDirectory)
+        blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
         self.clock = clock
         authenticatorBox = Mutex(authenticator)
         baseURL = Mutex(Self.trimmed(publicURL))
@@ -104,4 +106,16 @@ enum XRPC {
     static func error(_ status: HTTPStatus, _ message: String) -> Response {
         json(XRPCErrorBody(error: message), status: status)
     }
+
+    /// An error in the atproto form: a machine-readable name and a sentence for people.
+    static func error(_ status: HTTPStatus, error: String, message: String) -> Response {
+        json(XRPCErrorBody(error: error, message: message), status: status)
+    }
+
+    /// 507: the server has no room to store what was sent (WebDAV's status, used by storage services).
+    static let insufficientStorage: HTTPStatus = {
+        var status = HTTPStatus(code: 507)
+        status.reasonPhrase = "Insufficient Storage"
+        return status
+    }()
 }

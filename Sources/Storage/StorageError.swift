@@ -12,6 +12,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
 
     /// True for a UNIQUE or PRIMARY KEY violation, which callers often turn into a 409.
     public var isConstraintViolation: Bool { code & 0xFF == 19 }
+    /// True when the disk (or a file size limit) had no room for the change (`SQLITE_FULL`).
+    public var isFull: Bool { code & 0xFF == 13 }
     /// True when the database stayed locked past the busy timeout.
     public var isBusy: Bool { code & 0xFF == 5 || code & 0xFF == 6 }
 }

@@ -28,6 +28,9 @@ do {
         print("Added \(created.handle)")
         if password == nil { print("Password (shown once): \(created.password)") }
     case .serve(let configuration):
+        // Past a file size limit (ulimit -f) write() then fails with EFBIG, which the blob store reports as a full
+        // disk, instead of the default action of SIGXFSZ ending the whole server.
+        signal(SIGXFSZ, SIG_IGN)
         let app = try Application(configuration: configuration)
         try app.start()
         let seeded = try app.seedDemoIfAsked()
@@ -36,6 +39,9 @@ do {
             for member in seeded { print("  \(member.handle)  password: \(member.password)") }
         }
         print("grain-stories is serving on \(app.publicURL)")
+        // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
+        // for the port of `--port 0`) sees this line when it happens.
+        fflush(nil)
         await app.server.runUntilSignal()
         print("grain-stories stopped")
     }

@@ -1,72 +1,87 @@
 #!/usr/bin/env bash
 # `make bench`: wrk against grain-stories (release build) and nginx serving the same bytes, side by side in
-# one run, on loopback. Prints a Markdown table for BENCHMARKS.md.
+# one run, on loopback: the strip (/), a viewer page and the full-size blob that page shows. Each URL gets
+# ROUNDS rounds of DURATION with CONNECTIONS connections, interleaved with nginx so that the machine's noise
+# hits both alike; the table gives the median of the rounds. Prints a Markdown table for BENCHMARKS.md and
+# exits non-zero if any request failed (socket errors or a non-2xx/3xx answer).
+#
+# BIN=path/to/grain-stories overrides the binary; DURATION=20s ROUNDS=3 CONNECTIONS=64 are the defaults.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-BIN=.build/release/grain-stories
-DURATION=${DURATION:-15s}
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$HERE/../.."
+BIN=${BIN:-.build/release/grain-stories}
+DURATION=${DURATION:-20s}
+ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
+PHOTOS=${PHOTOS:-.build/demo-photos}
 WORK=$(mktemp -d)
-PORT=18281
-NGINX_PORT=18282
+PORT=${PORT:-18281}
+NGINX_PORT=${NGINX_PORT:-18282}
+SERVER_PID=
 trap 'kill $SERVER_PID 2>/dev/null || true; nginx -c "$WORK/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$WORK"' EXIT
+source "$HERE/lib.sh"
 
-# Seed 20 authors in a first run, then measure a fresh process, so peak RSS is the serving's, not the seeding's.
-"$BIN" serve --port $PORT --data "$WORK/data" --demo --demo-extra-members 17 --demo-photos .build/demo-photos >"$WORK/seed.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 300); do
-  n=$(curl -fsS "http://127.0.0.1:$PORT/" 2>/dev/null | grep -o 'data-story-author=' | wc -l || true)
-  [ "$n" -ge 20 ] && break; sleep 0.2
-done
-kill $SERVER_PID; wait $SERVER_PID 2>/dev/null || true
-"$BIN" serve --port $PORT --data "$WORK/data" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+seed_and_serve "$WORK" "$PORT"
 mkdir -p "$WORK/www"
 curl -fsS "http://127.0.0.1:$PORT/" -o "$WORK/www/index.html"
 VIEWER=$(curl -fsS -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
 curl -fsS "http://127.0.0.1:$PORT$VIEWER" -o "$WORK/www/viewer.html"
+BLOB=$(grep -o 'class="viewer__photo" src="[^"]*"' "$WORK/www/viewer.html" | head -1 | sed -e 's/.*src="//' -e 's/"$//' -e "s|http://127.0.0.1:$PORT||")
+[ -n "$BLOB" ] || { echo "no full-size image on the viewer page $VIEWER" >&2; exit 1; }
+curl -fsS "http://127.0.0.1:$PORT$BLOB" -o "$WORK/www/blob.jpg"
 AUTHORS=$(grep -o 'data-story-author=' "$WORK/www/index.html" | wc -l)
+start_nginx "$WORK" "$NGINX_PORT"
 
-cat >"$WORK/nginx.conf" <<CONF
-worker_processes 2;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  include /etc/nginx/mime.types;
-  client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp; uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
-  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; }
-}
-CONF
-mkdir -p "$WORK/tmp"
-chmod -R a+rX "$WORK"
-nginx -c "$WORK/nginx.conf"
-
-run() { # name url -> "req/s p99"
-  local out
-  out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "$2")
-  local rps p99
+FAILED=0
+# One wrk run: prints "req/s p99-ms errors non2xx".
+measure() {
+  local out rps p99 errors non2xx
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "$1")
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
-  local errors
-  errors=$(echo "$out" | awk '/Non-2xx|Socket errors/ {print}' | tr '\n' ' ')
-  echo "$1|$rps|$p99|${errors:-none}"
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}' | to_ms)
+  errors=$(echo "$out" | awk '/Socket errors/ {gsub(",", ""); print $4 + $6 + $8 + $10}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $5}')
+  echo "$rps ${p99:-0} ${errors:-0} ${non2xx:-0}"
 }
 
-echo "Strip of $AUTHORS authors; viewer page $VIEWER; wrk -t2 -c$CONNECTIONS -d$DURATION" >&2
-results=()
-results+=("$(run "grain-stories /" "http://127.0.0.1:$PORT/")")
-results+=("$(run "nginx, same bytes as /" "http://127.0.0.1:$NGINX_PORT/index.html")")
-results+=("$(run "grain-stories viewer page" "http://127.0.0.1:$PORT$VIEWER")")
-results+=("$(run "nginx, same bytes as the viewer page" "http://127.0.0.1:$NGINX_PORT/viewer.html")")
+declare -A RPS P99 ERR NON
+TARGETS=("strip" "viewer" "blob")
+declare -A OURS=([strip]="http://127.0.0.1:$PORT/" [viewer]="http://127.0.0.1:$PORT$VIEWER" [blob]="http://127.0.0.1:$PORT$BLOB")
+declare -A THEIRS=([strip]="http://127.0.0.1:$NGINX_PORT/index.html" [viewer]="http://127.0.0.1:$NGINX_PORT/viewer.html" [blob]="http://127.0.0.1:$NGINX_PORT/blob.jpg")
+echo "Strip of $AUTHORS authors; viewer page $VIEWER; blob $BLOB ($(stat -c %s "$WORK/www/blob.jpg") bytes); wrk -t2 -c$CONNECTIONS, $ROUNDS rounds of $DURATION" >&2
+for round in $(seq 1 "$ROUNDS"); do
+  for target in "${TARGETS[@]}"; do
+    for side in ours theirs; do
+      if [ $side = ours ]; then url=${OURS[$target]}; else url=${THEIRS[$target]}; fi
+      read -r rps p99 errors non2xx <<<"$(measure "$url")"
+      key="$target.$side"
+      RPS[$key]="${RPS[$key]:-} $rps"; P99[$key]="${P99[$key]:-} $p99"
+      ERR[$key]=$(( ${ERR[$key]:-0} + errors )); NON[$key]=$(( ${NON[$key]:-0} + non2xx ))
+      echo "round $round $key: $rps req/s, p99 $p99 ms, $errors socket errors, $non2xx non-2xx" >&2
+    done
+  done
+done
 RSS=$(awk '/VmHWM/ {print $2}' /proc/$SERVER_PID/status)
 
-echo "| What | req/s | p99 | errors |"
-echo "|---|---|---|---|"
-for r in "${results[@]}"; do IFS='|' read -r name rps p99 errs <<<"$r"; echo "| $name | $rps | $p99 | $errs |"; done
-strip=$(echo "${results[0]}" | cut -d'|' -f2); nstrip=$(echo "${results[1]}" | cut -d'|' -f2)
-view=$(echo "${results[2]}" | cut -d'|' -f2); nview=$(echo "${results[3]}" | cut -d'|' -f2)
+declare -A LABEL=([strip.ours]="grain-stories \`/\` (strip of $AUTHORS authors)" [strip.theirs]="nginx, same bytes as \`/\`"
+  [viewer.ours]="grain-stories viewer page" [viewer.theirs]="nginx, same bytes as the viewer page"
+  [blob.ours]="grain-stories full-size blob (\`/img/feed_fullsize/…\`)" [blob.theirs]="nginx, same bytes as the blob")
+echo "| What | req/s (median) | p99 (median) | socket errors | non-2xx |"
+echo "|---|---|---|---|---|"
+for target in "${TARGETS[@]}"; do
+  for side in ours theirs; do
+    key="$target.$side"
+    printf '| %s | %.0f | %.2f ms | %d | %d |\n' "${LABEL[$key]}" "$(median ${RPS[$key]})" "$(median ${P99[$key]})" "${ERR[$key]}" "${NON[$key]}"
+    [ "${ERR[$key]}" -eq 0 ] && [ "${NON[$key]}" -eq 0 ] || FAILED=1
+  done
+done
 echo
-echo "Ratio to nginx: strip $(awk "BEGIN {printf \"%.2f\", $strip/$nstrip}"), viewer $(awk "BEGIN {printf \"%.2f\", $view/$nview}"). Peak RSS of grain-stories: $((RSS / 1024)) MiB ($RSS kB)."
+ratios=""
+for target in "${TARGETS[@]}"; do
+  ratios="$ratios $target $(awk "BEGIN {printf \"%.2f\", $(median ${RPS[$target.ours]}) / $(median ${RPS[$target.theirs]})}"),"
+done
+echo "Ratio to nginx (medians):${ratios%,}. Peak RSS of grain-stories: $((RSS / 1024)) MiB ($RSS kB)."
+if [ "$FAILED" -ne 0 ]; then
+  echo "FAILED: some requests failed (socket errors or non-2xx answers)" >&2
+  exit 1
+fi

@@ -1,8 +1,12 @@
 import Imaging
 
-/// How uploads are processed: the pipeline's limits, the bounded work pool, and how places are named.
+/// How uploads are processed: the pipeline's limits, the bounded work pool, the per-client rate limit, and how
+/// places are named.
 struct UploadSettings: Sendable {
     var pipeline = PipelineOptions()
     var work = ImageWork()
+    var limiter = UploadLimiter(perMinute: 30)
+    /// Count uploads against the last `X-Forwarded-For` hop (a proxy we run sits in front), not the socket peer.
+    var trustsForwardedFor = false
     var geocoder: (any Geocoding)?
 }

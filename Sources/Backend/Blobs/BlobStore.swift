@@ -30,40 +30,88 @@ public struct BlobStore: Sendable {
         public var mimeType: String
     }
 
+    /// Why a blob was not stored. Whatever the reason, nothing of it is left on disk.
     public struct BlobError: Error, Sendable, CustomStringConvertible {
+        public enum Kind: Sendable, Equatable {
+            /// The bytes are not a readable image of the declared type.
+            case unreadableImage
+            /// The disk, a quota or the process's file size limit has no room for the bytes.
+            case insufficientStorage
+            /// Another failure of the filesystem.
+            case writeFailed
+        }
+
+        public let kind: Kind
         public let description: String
     }
 
     let root: String
     let temporary: String
+    let fileSystem: BlobFileSystem
+    /// Held while this store is open, so that another process opening the same directory does not sweep
+    /// files this one is still writing.
+    let lease: DirectoryLease
 
-    public init(directory: String) throws {
+    /// Opens (creating) `<directory>/blobs` and `<directory>/tmp`. The first store to open a directory removes
+    /// what a killed process left half-written there (see ``recovered``).
+    /// - Parameters:
+    ///   - directory: the data directory.
+    ///   - fileSystem: the call that writes bytes; tests pass one that runs out of space.
+    public init(directory: String, fileSystem: BlobFileSystem = .system) throws {
         root = directory + "/blobs"
         temporary = directory + "/tmp"
+        self.fileSystem = fileSystem
         for path in [root, temporary] {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
+        let (root, temporary) = (root, temporary)
+        lease = try DirectoryLease(path: directory + "/blobs.lock") { Self.sweep(root: root, temporary: temporary) }
+        if let recovered = lease.recovered, recovered.total > 0 {
+            BackendLog.notice("removed \(recovered) left in \(directory) by an interrupted write")
+        }
     }
+
+    /// What this store removed when it opened the directory; nil when another open store already had it.
+    public var recovered: Recovery? { lease.recovered }
 
     /// Stores `bytes` under their CID. Images get their thumbnail and avatar variants first, so
     /// that a blob visible under its CID always has them; an image that does not decode is refused.
+    /// The original is written last: its presence is what says the blob is complete.
+    /// - Throws: ``BlobError``; nothing of the blob is left behind then.
     public func store(_ bytes: [UInt8], mimeType: String) throws -> StoredBlob {
         let cid = CID(hashing: bytes, codec: .raw).description
         let blob = StoredBlob(cid: cid, size: bytes.count, mimeType: mimeType)
-        if FileManager.default.fileExists(atPath: path(cid: cid, preset: .fullsize)) { return blob }
+        let original = path(cid: cid, preset: .fullsize)
+        if FileManager.default.fileExists(atPath: original) { return blob }
+        var variants: [(Preset, [UInt8])] = []
         if mimeType == "image/jpeg" || mimeType == "image/png" {
-            let thumbnail: Thumbnail
-            let avatar: Thumbnail
             do {
-                thumbnail = try Imaging.thumbnail(of: bytes, maxEdge: Self.thumbnailEdge, quality: 82)
-                avatar = try Imaging.squareThumbnail(of: bytes, size: Self.avatarSize, quality: 85)
+                variants.append((.thumbnail, try Imaging.thumbnail(of: bytes, maxEdge: Self.thumbnailEdge, quality: 82).jpeg))
+                variants.append((.avatar, try Imaging.squareThumbnail(of: bytes, size: Self.avatarSize, quality: 85).jpeg))
             } catch {
-                throw BlobError(description: "The upload is not a readable \(mimeType) image: \(error)")
+                throw BlobError(kind: .unreadableImage, description: "The upload is not a readable \(mimeType) image: \(error)")
             }
-            try AtomicFile.write(thumbnail.jpeg, to: path(cid: cid, preset: .thumbnail), temporaryDirectory: temporary)
-            try AtomicFile.write(avatar.jpeg, to: path(cid: cid, preset: .avatar), temporaryDirectory: temporary)
         }
-        try AtomicFile.write(bytes, to: path(cid: cid, preset: .fullsize), temporaryDirectory: temporary)
+        var written: [String] = []
+        do throws(AtomicFile.WriteError) {
+            for (preset, jpeg) in variants {
+                try AtomicFile.write(jpeg, to: path(cid: cid, preset: preset), temporaryDirectory: temporary, fileSystem: fileSystem)
+                written.append(path(cid: cid, preset: preset))
+            }
+            try AtomicFile.write(bytes, to: original, temporaryDirectory: temporary, fileSystem: fileSystem)
+        } catch {
+            // Variants without their original are unreachable; keep them only if a concurrent store of the
+            // same bytes has completed meanwhile.
+            if !FileManager.default.fileExists(atPath: original) {
+                for path in written { unlink(path) }
+            }
+            if error.isOutOfSpace {
+                throw BlobError(
+                    kind: .insufficientStorage,
+                    description: "The server has no room left to store this \(bytes.count)-byte blob; nothing was kept")
+            }
+            throw BlobError(kind: .writeFailed, description: "The blob could not be written: \(error)")
+        }
         return blob
     }
 

@@ -37,7 +37,7 @@ extension EmbeddedBackend {
             }
             return response
         }
-        if nsid == "dev.hatk.uploadBlob" { return try uploadBlob(request, viewer: viewer) }
+        if nsid == "dev.hatk.uploadBlob" { return try await uploadBlob(request, viewer: viewer) }
         guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
             return XRPC.error(.unsupportedMediaType, "Expected a JSON body (Content-Type: application/json)")
         }
@@ -57,7 +57,7 @@ extension EmbeddedBackend {
         }
     }
 
-    func uploadBlob(_ request: Request, viewer: DID) throws -> Response {
+    func uploadBlob(_ request: Request, viewer: DID) async throws -> Response {
         let mimeType = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         } ?? ""
@@ -70,11 +70,34 @@ extension EmbeddedBackend {
         }
         let stored: BlobStore.StoredBlob
         do {
-            stored = try blobs.store(request.body, mimeType: mimeType)
+            let (blobs, body) = (blobs, request.body)
+            stored = try await blobQueue.run { try blobs.store(body, mimeType: mimeType) }
+        } catch is BlobQueue.Full {
+            var response = XRPC.error(
+                .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
+            response.headers["Retry-After"] = "5"
+            return response
         } catch let error as BlobStore.BlobError {
-            return XRPC.error(.badRequest, error.description)
+            switch error.kind {
+            case .unreadableImage: return XRPC.error(.badRequest, error.description)
+            case .insufficientStorage:
+                BackendLog.error("uploadBlob: \(error)")
+                return XRPC.error(XRPC.insufficientStorage, error: "InsufficientStorage", message: error.description)
+            case .writeFailed:
+                BackendLog.error("uploadBlob: \(error)")
+                return XRPC.error(
+                    .internalServerError, error: "InternalServerError", message: "The blob could not be stored; nothing was kept")
+            }
         }
-        try store.recordBlob(did: viewer, cid: stored.cid, mimeType: mimeType, size: stored.size, now: clock())
+        do {
+            try store.recordBlob(did: viewer, cid: stored.cid, mimeType: mimeType, size: stored.size, now: clock())
+        } catch let error as StorageError where error.isFull {
+            // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them.
+            BackendLog.error("uploadBlob: \(error)")
+            return XRPC.error(
+                XRPC.insufficientStorage, error: "InsufficientStorage",
+                message: "The server has no room left to record this blob; nothing was kept")
+        }
         return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
     }
 

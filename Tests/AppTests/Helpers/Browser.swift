@@ -16,6 +16,8 @@ final class Browser: Sendable {
         var status: Int
         var body: String
         var location: String?
+        /// Present on 429 and 503 answers.
+        var retryAfter: String? = nil
     }
 
     func cookie(_ name: String) -> String? { jar.withLock { $0[name] } }
@@ -40,7 +42,10 @@ final class Browser: Sendable {
         return try await send(request)
     }
 
-    func postMultipart(_ path: String, fields: [(String, String)], file: (name: String, filename: String, type: String, bytes: [UInt8])) async throws -> Page {
+    func postMultipart(
+        _ path: String, fields: [(String, String)], file: (name: String, filename: String, type: String, bytes: [UInt8]),
+        headers: [String: String] = [:]
+    ) async throws -> Page {
         let boundary = "----test\(UUID().uuidString)"
         var body = Data()
         for (name, value) in fields {
@@ -52,6 +57,7 @@ final class Browser: Sendable {
         var request = URLRequest(url: url(path))
         request.httpMethod = "POST"
         request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         return try await send(request)
     }
@@ -77,7 +83,9 @@ final class Browser: Sendable {
             let value = String(pair[1])
             jar.withLock { if value.isEmpty || header.contains("Max-Age=0") { $0[name] = nil } else { $0[name] = value } }
         }
-        return Page(status: http.statusCode, body: String(decoding: data, as: UTF8.self), location: http.value(forHTTPHeaderField: "Location"))
+        return Page(
+            status: http.statusCode, body: String(decoding: data, as: UTF8.self), location: http.value(forHTTPHeaderField: "Location"),
+            retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
     }
 
     /// Every Set-Cookie header (Foundation folds repeated headers with commas).

@@ -21,13 +21,14 @@ struct BackendFixture {
     let clock: TestClock
     let directory: String
 
-    init() throws {
+    /// - Parameter blobFileSystem: how blob bytes are written; fault tests pass a disk that fills up.
+    init(blobFileSystem: BlobFileSystem = .system) throws {
         clock = TestClock()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
         backend = try EmbeddedBackend(
             dataDirectory: directory, publicURL: "http://stories.test", clock: { clock.now },
-            authenticator: HeaderAuthenticator())
+            authenticator: HeaderAuthenticator(), blobFileSystem: blobFileSystem)
         var router = Router()
         backend.register(on: &router)
         self.router = router

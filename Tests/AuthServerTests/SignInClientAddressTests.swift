@@ -1,0 +1,65 @@
+import HTTPServer
+import Testing
+
+@testable import AuthServer
+
+/// The sign-in limiter counts per client address by the same rule as uploads: the peer, or behind our proxy
+/// the last X-Forwarded-For hop.
+struct SignInClientAddressTests {
+    /// Three failures under unknown usernames (so only the address key fills up), each through `headers`.
+    func failThreeTimes(_ fixture: AuthFixture, _ client: TestClient, _ requestURI: String, peer: String, forwardedFor: [String]) async
+        -> [Int]
+    {
+        var statuses: [Int] = []
+        for (index, hop) in forwardedFor.enumerated() {
+            let response = await fixture.submit(
+                client, requestURI: requestURI, username: "ghost\(index)", password: "guess", remoteAddress: peer,
+                extraHeaders: ["X-Forwarded-For": hop])
+            statuses.append(response.status.code)
+        }
+        return statuses
+    }
+
+    @Test("behind a proxy, failed sign-ins count against the last X-Forwarded-For hop, not the proxy")
+    func behindProxy() async throws {
+        // setup
+        let fixture = try AuthFixture {
+            $0.signInAttemptsPerWindow = 3
+            $0.trustsForwardedFor = true
+        }
+        let client = TestClient()
+        let requestURI = try await fixture.pushedRequestURI(client)
+        let failures = await failThreeTimes(
+            fixture, client, requestURI, peer: "10.0.0.2",
+            forwardedFor: ["198.51.100.1, 203.0.113.5", "198.51.100.2, 203.0.113.5", "203.0.113.5"])
+
+        // act
+        let sameHop = await fixture.submit(
+            client, requestURI: requestURI, remoteAddress: "10.0.0.2", extraHeaders: ["X-Forwarded-For": "1.1.1.1, 203.0.113.5"])
+        let otherHop = await fixture.submit(
+            client, requestURI: requestURI, remoteAddress: "10.0.0.2", extraHeaders: ["X-Forwarded-For": "203.0.113.5, 203.0.113.6"])
+
+        // validate
+        #expect(failures == [401, 401, 401])
+        #expect(sameHop.status.code == 429, "a forged first hop does not escape the limit")
+        #expect(otherHop.status.code == 303, "another client behind the same proxy is not locked out")
+    }
+
+    @Test("directly on the network, X-Forwarded-For is ignored and the socket peer is limited")
+    func directPeer() async throws {
+        // setup
+        let fixture = try AuthFixture { $0.signInAttemptsPerWindow = 3 }
+        let client = TestClient()
+        let requestURI = try await fixture.pushedRequestURI(client)
+        let failures = await failThreeTimes(
+            fixture, client, requestURI, peer: "192.168.1.20", forwardedFor: ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
+
+        // act
+        let limited = await fixture.submit(
+            client, requestURI: requestURI, remoteAddress: "192.168.1.20", extraHeaders: ["X-Forwarded-For": "203.0.113.4"])
+
+        // validate
+        #expect(failures == [401, 401, 401])
+        #expect(limited.status.code == 429)
+    }
+}
