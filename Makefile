@@ -7,7 +7,7 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip
-TEST_PACKAGES := curl python3-pip
+TEST_PACKAGES := curl python3-pip chromium chromium-driver
 BENCH_PACKAGES := wrk nginx-light curl
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
@@ -16,10 +16,16 @@ SKIMAGE_VERSION := 0.24.0
 DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
+# BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
 bench: deps bench-deps demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
+	bash Tests/Benchmarks/uploads.sh
 
-.PHONY: places-data bench run test deps test-deps test-python bench-deps build release demo-photos clean
+# Ten minutes of steady load while RSS and open descriptors are watched; SOAK_SECONDS=60 for a short one.
+soak: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/soak.sh
+
+.PHONY: places-data bench soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
@@ -28,6 +34,14 @@ test: deps test-deps test-python demo-photos places-data
 	$(SWIFT) build --build-tests
 	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
+	# Hostile input: every fuzz target replays its corpus and regressions, then fuzzes for FUZZ_SECONDS.
+	$(MAKE) --no-print-directory fuzz
+
+FUZZ_SECONDS ?= 20
+
+# libFuzzer targets (Tests/Fuzz/README.md): replay the seeds and regressions, then fuzz each target briefly.
+fuzz: deps
+	SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh replay && SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh fuzz $(FUZZ_SECONDS)
 
 build: deps
 	$(SWIFT) build
@@ -51,9 +65,10 @@ deps:
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
-# Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints; h3 is the oracle for our H3).
+# Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints; h3 is the oracle for our H3);
+# selenium drives Debian's headless Chromium through chromium-driver in the browser suite.
 test-python:
-	@$(PYTHON) -c "import jwcrypto, h3" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto "h3>=4,<5"
+	@$(PYTHON) -c "import jwcrypto, h3, selenium" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto "h3>=4,<5" "selenium>=4.20,<5"
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -22,6 +22,10 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
 
         // Layers.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
@@ -30,10 +34,11 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
-        .target(name: "Places", swiftSettings: strict),
+        .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Outbound"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
-        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto"], swiftSettings: strict),
+        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon"],
@@ -46,7 +51,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend", "AuthServer", "Storage", "Crypto",
-                "Imaging", "Geo", "Places",
+                "Imaging", "Geo", "Places", "Outbound",
             ],
             swiftSettings: strict
         ),
@@ -59,12 +64,14 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"]),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(
-            name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient"], exclude: ["__Snapshots__"]),
+            name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient", "Storage", "Outbound"],
+            exclude: ["__Snapshots__", "Browser"]),
     ]
 )

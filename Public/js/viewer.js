@@ -1,81 +1,428 @@
-// The viewer's progress bar: the active segment fills over the story's duration once its photo has
-// loaded, then the Next link is followed. Every control is a plain link, so the page works without this.
+// The story viewer. Pages work without it: every story has its own URL with Previous, Next and Close
+// links. This script turns the strip's links into a dialog viewer and the story page into an app: timed
+// progress that waits for each photo, taps, holds, swipes, keys, seen marks and preloading.
 (() => {
   "use strict";
-  const viewer = document.querySelector("[data-viewer]");
-  if (!viewer) return;
-  const photo = viewer.querySelector("[data-story-item]");
-  const active = viewer.querySelector(".segment--active");
-  const fill = active && active.querySelector(".segment__fill");
-  const pauseButton = viewer.querySelector("[data-pause]");
-  const link = (name) => viewer.querySelector(`[data-${name}]`);
-  const duration = Number(viewer.dataset.duration) || 5000;
-  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const $ = (root, hook) => root.querySelector(`[data-${hook}]`);
+  const page = $(document, "page");
+  const embedded = document.getElementById("viewer-data");
+  const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const HOLD_MS = 200;
 
-  let elapsed = 0;        // ms of playback so far; time, never frames, drives the bar
-  let last = null;        // timestamp of the previous frame while playing
-  let loaded = false;
-  let userPaused = reducedMotion; // reduced motion: nothing advances by itself
-  let done = false;
+  // Seen marks: on the server for a signed-in visitor, in this browser for everyone else.
+  const seenKey = "grain-stories:seen";
+  const local = (() => {
+    try { return JSON.parse(localStorage.getItem(seenKey)) || { uris: {}, authors: {} }; }
+    catch { return { uris: {}, authors: {} }; }
+  })();
+  function saveLocal() {
+    const horizon = Date.now() - 2 * 864e5;
+    for (const [k, t] of Object.entries(local.uris)) if (t < horizon) delete local.uris[k];
+    for (const [k, t] of Object.entries(local.authors)) if (t < horizon) delete local.authors[k];
+    try { localStorage.setItem(seenKey, JSON.stringify(local)); } catch { /* private mode: keep in memory */ }
+  }
+  const authorSeenLocally = (did, latestAt) => (local.authors[did] || 0) >= Date.parse(latestAt);
 
-  const playing = () => loaded && !userPaused && !document.hidden && !done;
-
-  function setState() {
-    viewer.dataset.state = !loaded ? "loading" : playing() ? "playing" : "paused";
-    if (pauseButton) {
-      pauseButton.setAttribute("aria-pressed", String(userPaused));
-      pauseButton.setAttribute("aria-label", userPaused ? "Play stories" : "Pause stories");
-      pauseButton.firstElementChild.textContent = userPaused ? "▶" : "❚❚";
+  // The strip: apply this browser's seen marks, then put authors with something new first.
+  function sortStrip() {
+    const list = $(document, "strip");
+    if (!list) return;
+    const items = [...list.querySelectorAll("[data-strip-item]")];
+    for (const li of items) {
+      const a = $(li, "story-author");
+      const seen = a.dataset.seen === "true" || authorSeenLocally(a.dataset.storyAuthor, a.dataset.latestAt);
+      a.dataset.seen = String(seen);
+      a.querySelector(".ring").classList.toggle("ring--seen", seen);
+      $(a, "seen-text").textContent = seen ? "seen" : "new story";
+      a.setAttribute("aria-label", a.getAttribute("aria-label").replace(/, (new|seen)$/, seen ? ", seen" : ", new"));
     }
+    const fresh = items.filter((li) => $(li, "story-author").dataset.seen !== "true");
+    for (const li of fresh.concat(items.filter((li) => !fresh.includes(li)))) list.appendChild(li);
   }
 
-  function render() {
-    const p = Math.min(1, elapsed / duration);
-    if (fill) fill.style.setProperty("--p", p.toFixed(4));
-    if (active) active.dataset.progress = p.toFixed(3);
+  // Each author's stories, fetched once per page view (a press on a tile starts the fetch early).
+  const cache = new Map();
+  function storiesOf(did, from) {
+    if (!cache.has(did)) {
+      const query = from ? `?from=${encodeURIComponent(from)}` : "";
+      cache.set(did, fetch(`/api/stories/${encodeURIComponent(did)}${query}`, { credentials: "same-origin" })
+        .then((r) => (r.ok ? r.json() : null)).catch(() => null));
+    }
+    return cache.get(did);
   }
 
-  function go(name) {
-    const a = link(name);
-    if (a) { done = true; window.location.assign(a.href); }
-  }
+  // One viewer at a time, on a story page (`embedded`) or over the strip or a profile.
+  let v = null;
 
-  function frame(now) {
-    if (playing()) {
-      if (last !== null) elapsed += now - last;
-      last = now;
+  function createViewer(root, settings) {
+    const el = (hook) => $(root, hook);
+    const state = {
+      root, settings, authors: settings.authors, authorIndex: 0, items: [], index: 0,
+      elapsed: 0, last: null, loaded: false, userPaused: reducedMotion, held: false, closed: false, token: 0,
+      preloaded: new Map(),
+    };
+    const photoSlot = el("stage");
+    const pauseButton = el("pause");
+    const duration = Number(root.dataset.duration) || 5000;
+    const playing = () => state.loaded && !state.userPaused && !state.held && !document.hidden && !dialogOpen();
+    const dialogOpen = () => { const d = el("delete-dialog"); return !!(d && d.open); };
+
+    function setState() {
+      root.dataset.state = !state.loaded ? "loading" : playing() ? "playing" : "paused";
+      pauseButton.hidden = false;
+      pauseButton.setAttribute("aria-pressed", String(state.userPaused));
+      pauseButton.setAttribute("aria-label", state.userPaused ? "Play stories" : "Pause stories");
+      pauseButton.firstElementChild.textContent = state.userPaused ? "▶" : "❚❚";
+    }
+
+    function render() {
+      const p = Math.min(1, state.elapsed / duration);
+      const active = root.querySelector(".segment--active");
+      if (!active) return;
+      active.firstElementChild.style.setProperty("--p", p.toFixed(4));
+      active.dataset.progress = p.toFixed(3);
+    }
+
+    function frame(now) {
+      if (state.closed) return;
+      if (playing()) {
+        if (state.last !== null) state.elapsed += now - state.last;
+        state.last = now;
+        render();
+        if (state.elapsed >= duration) { next(); }
+      } else {
+        state.last = null;
+      }
+      requestAnimationFrame(frame);
+    }
+
+    const authorData = (did) => storiesOf(did, settings.from);
+
+    const isSeen = (item) => item.seen || local.uris[item.uri] !== undefined;
+    const startIndex = (data) => { const i = data.items.findIndex((it) => !isSeen(it)); return i < 0 ? 0 : i; };
+
+    function preload(url) {
+      if (!url || state.preloaded.has(url)) return;
+      const img = new Image();
+      img.decoding = "async";
+      img.src = url;
+      state.preloaded.set(url, img);
+    }
+
+    function preloadAhead() {
+      for (const item of state.items.slice(state.index + 1, state.index + 4)) preload(item.image);
+      const nextDid = state.authors[state.authorIndex + 1];
+      if (nextDid) authorData(nextDid).then((d) => d && d.items.length && preload(d.items[startIndex(d)].image));
+    }
+
+    function markSeen(item) {
+      if (isSeen(item)) return;
+      item.seen = true;
+      const created = Date.parse(item.createdAt);
+      local.uris[item.uri] = created;
+      const did = state.author.did;
+      local.authors[did] = Math.max(local.authors[did] || 0, created);
+      if (settings.signedIn) {
+        const body = new URLSearchParams({ uri: item.uri, createdAt: item.createdAt, csrf: root.dataset.csrf || "" });
+        fetch("/api/seen", { method: "POST", body, credentials: "same-origin", keepalive: true }).catch(() => {});
+      } else {
+        saveLocal();
+      }
+    }
+
+    function link(hook, href, hidden) {
+      const a = el(hook);
+      if (!a) return;
+      a.href = href || "#";
+      if (hidden !== undefined) a.hidden = hidden;
+    }
+
+    function segments() {
+      const list = el("segments");
+      list.textContent = "";
+      state.items.forEach((item, i) => {
+        const li = document.createElement("li");
+        li.className = "progress__item";
+        const a = document.createElement("a");
+        a.className = "segment segment--" + (i < state.index ? "done" : i === state.index ? "active" : "todo");
+        a.href = item.href;
+        a.dataset.segment = String(i);
+        a.setAttribute("aria-label", item.label);
+        if (i === state.index) { a.setAttribute("aria-current", "step"); a.dataset.progress = "0"; }
+        const fill = document.createElement("span");
+        fill.className = "segment__fill";
+        a.appendChild(fill);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+    }
+
+    // Paints story `index` of the current author; the timer starts once its photo is decoded.
+    function show(index, announce) {
+      const item = state.items[index];
+      state.index = index;
+      state.elapsed = 0;
+      state.last = null;
+      state.loaded = false;
+      const token = ++state.token;
+      const author = state.author;
+      root.dataset.storyAuthor = author.did;
+      root.setAttribute("aria-label", `Stories by ${author.name}`);
+      el("author-name").textContent = author.name;
+      el("author-link").href = author.href;
+      const avatar = el("author-avatar");
+      if (avatar.dataset.did !== author.did) {
+        avatar.dataset.did = author.did;
+        avatar.textContent = "";
+        const face = author.avatar ? Object.assign(document.createElement("img"), { src: author.avatar, alt: "" })
+          : Object.assign(document.createElement("span"), { textContent: author.initial });
+        face.className = author.avatar ? "avatar" : "avatar avatar--initial";
+        avatar.appendChild(face);
+      }
+      const time = el("time");
+      time.dateTime = item.createdAt;
+      time.textContent = item.ago;
+      el("place").textContent = item.place || "";
+      const del = el("delete");
+      del.hidden = !item.deleteHref;
+      if (item.deleteHref) del.href = item.deleteHref;
+      const form = el("delete-form");
+      if (form && item.deleteHref) form.action = item.deleteHref;
+      segments();
+      const position = el("position");
+      position.setAttribute("aria-live", announce ? "polite" : "off");
+      position.textContent = `${item.label}, ${author.name}, ${item.ago}${item.expired ? " · this story has expired" : ""}`;
+      const prevHref = index > 0 ? state.items[index - 1].href : settings.closeHref;
+      const nextHref = index + 1 < state.items.length ? state.items[index + 1].href : settings.closeHref;
+      for (const h of ["previous", "arrow-previous", "nav-previous"]) link(h, prevHref);
+      for (const h of ["next", "arrow-next", "nav-next"]) link(h, nextHref);
+      link("close", settings.closeHref);
+      link("nav-close", settings.closeHref);
+      link("previous-author", "/stories/" + (state.authors[state.authorIndex - 1] || ""), state.authorIndex < 1);
+      link("next-author", "/stories/" + (state.authors[state.authorIndex + 1] || ""), state.authorIndex + 1 >= state.authors.length);
+      if (settings.history) history.replaceState({ viewer: true }, "", item.href);
+
+      let img = photoSlot.querySelector("img[data-story-item]");
+      if (img.dataset.storyItem !== item.uri || !img.src) {
+        const fresh = state.preloaded.get(item.image) || new Image();
+        fresh.className = "viewer__photo";
+        fresh.width = item.width;
+        fresh.height = item.height;
+        fresh.alt = item.alt;
+        fresh.dataset.storyItem = item.uri;
+        if (!fresh.src) fresh.src = item.image;
+        img.replaceWith(fresh);
+        img = fresh;
+      }
+      setState();
       render();
-      if (elapsed >= duration) { go("next"); return; }
-    } else {
-      last = null;
+      const ready = () => {
+        if (token !== state.token || state.closed) return;
+        state.loaded = true;
+        markSeen(item);
+        setState();
+        requestAnimationFrame(() => root.dispatchEvent(new CustomEvent("story:shown", { detail: { uri: item.uri, at: performance.now() } })));
+      };
+      if (img.complete && img.naturalWidth > 0) ready();
+      else img.decode().then(ready, () => { if (img.complete) ready(); else img.addEventListener("load", ready, { once: true }); });
+      preloadAhead();
     }
-    requestAnimationFrame(frame);
+
+    async function openAuthor(i, which) {
+      const did = state.authors[i];
+      const data = did && (await authorData(did));
+      if (state.closed) return;
+      if (!data || !data.items.length) { if (i + 1 < state.authors.length && which !== "last") return openAuthor(i + 1, which); return close(); }
+      state.authorIndex = i;
+      state.author = data.author;
+      state.items = data.items;
+      show(which === "last" ? data.items.length - 1 : typeof which === "number" ? which : startIndex(data), true);
+    }
+
+    function next() {
+      if (state.index + 1 < state.items.length) return show(state.index + 1, true);
+      if (state.authorIndex + 1 < state.authors.length) return openAuthor(state.authorIndex + 1);
+      close();
+    }
+
+    function previous() {
+      if (state.index > 0) return show(state.index - 1, true);
+      if (state.authorIndex > 0) return openAuthor(state.authorIndex - 1, "last");
+      show(0, true); // the very first story: start it again
+    }
+
+    function nextAuthor() { state.authorIndex + 1 < state.authors.length ? openAuthor(state.authorIndex + 1) : close(); }
+    function previousAuthor() { if (state.authorIndex > 0) openAuthor(state.authorIndex - 1); }
+    function togglePause() { state.userPaused = !state.userPaused; state.last = null; setState(); }
+
+    function close() {
+      if (state.closed) return;
+      state.closed = true;
+      settings.onClose(state);
+    }
+
+    // Pointer: a tap acts on release; a hold of 200 ms pauses and hides the chrome until release;
+    // a horizontal swipe changes author, a swipe down closes.
+    let press = null;
+    photoSlot.addEventListener("pointerdown", (e) => {
+      if (e.button > 0) return;
+      press = { x: e.clientX, y: e.clientY, held: false, timer: setTimeout(() => {
+        press.held = true; state.held = true; root.dataset.held = "true"; setState();
+      }, HOLD_MS) };
+    });
+    const release = (e, cancelled) => {
+      if (!press) return;
+      clearTimeout(press.timer);
+      const p = press;
+      press = null;
+      if (p.held) { state.held = false; delete root.dataset.held; state.last = null; setState(); }
+      if (cancelled) return;
+      const rect = photoSlot.getBoundingClientRect();
+      const dx = e.clientX - p.x, dy = e.clientY - p.y;
+      if (Math.abs(dx) > Math.max(40, rect.width * 0.2) && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? nextAuthor() : previousAuthor();
+      if (dy > Math.max(60, rect.height * 0.2) && dy > Math.abs(dx)) return close();
+      if (p.held || Math.abs(dx) > 20 || Math.abs(dy) > 20) return;
+      (e.clientX - rect.left < rect.width / 3 ? previous : next)();
+    };
+    // Moving more than a little is a swipe, not a hold.
+    photoSlot.addEventListener("pointermove", (e) => {
+      if (press && !press.held && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 12) clearTimeout(press.timer);
+    });
+    photoSlot.addEventListener("pointerup", (e) => release(e, false));
+    photoSlot.addEventListener("pointercancel", (e) => release(e, true));
+    photoSlot.addEventListener("contextmenu", (e) => e.preventDefault());
+    // The zones are links for pages without scripts; with it, the pointer handlers above decide.
+    photoSlot.addEventListener("click", (e) => { if (e.target.closest("a")) e.preventDefault(); });
+
+    root.addEventListener("click", (e) => {
+      const a = e.target.closest("a, button");
+      if (!a || !root.contains(a)) return;
+      const d = a.dataset;
+      const act = (f) => { e.preventDefault(); f(); };
+      if (d.segment !== undefined) act(() => show(Number(d.segment), true));
+      else if ("arrowPrevious" in d || "navPrevious" in d) act(previous);
+      else if ("arrowNext" in d || "navNext" in d) act(next);
+      else if ("previousAuthor" in d) act(previousAuthor);
+      else if ("nextAuthor" in d) act(nextAuthor);
+      else if ("close" in d || "navClose" in d) act(close);
+      else if ("pause" in d) act(togglePause);
+      else if ("delete" in d) act(() => { const dlg = el("delete-dialog"); if (dlg) { dlg.showModal(); setState(); } else location.assign(a.href); });
+      else if ("deleteCancel" in d) act(() => { el("delete-dialog").close(); });
+    });
+    const dlg = el("delete-dialog");
+    if (dlg) dlg.addEventListener("close", () => { state.last = null; setState(); root.focus(); });
+
+    function onKey(e) {
+      if (state.closed || dialogOpen()) return;
+      const t = e.target;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      const k = e.key;
+      if (k === "ArrowRight") { e.preventDefault(); e.shiftKey ? nextAuthor() : next(); }
+      else if (k === "ArrowLeft") { e.preventDefault(); e.shiftKey ? previousAuthor() : previous(); }
+      else if (k === "Escape") { e.preventDefault(); close(); }
+      else if (k === " " || k === "k") {
+        if (k === " " && t && t.tagName === "BUTTON") return; // Space presses the focused button itself
+        e.preventDefault(); togglePause();
+      } else if (k === "Tab") {
+        // Focus stays in the dialog.
+        const f = [...root.querySelectorAll("a[href]:not([hidden]):not([tabindex='-1']), button:not([hidden])")].filter((n) => n.offsetParent !== null);
+        if (!f.length) return;
+        const i = f.indexOf(document.activeElement);
+        if (e.shiftKey && i <= 0) { e.preventDefault(); f[f.length - 1].focus(); }
+        else if (!e.shiftKey && i === f.length - 1) { e.preventDefault(); f[0].focus(); }
+        else if (i < 0) { e.preventDefault(); f[0].focus(); }
+      }
+    }
+    document.addEventListener("keydown", onKey);
+    const onVisibility = () => { state.last = null; setState(); };
+    document.addEventListener("visibilitychange", onVisibility);
+    state.detach = () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("visibilitychange", onVisibility);
+    };
+    state.openAuthor = openAuthor;
+    state.show = show;
+    state.start = () => { setState(); requestAnimationFrame(frame); };
+    return state;
   }
 
-  function togglePause() { userPaused = !userPaused; last = null; setState(); }
-
-  if (pauseButton) {
-    pauseButton.hidden = false;
-    pauseButton.addEventListener("click", (e) => { e.preventDefault(); togglePause(); });
+  // A story page: the script takes over the server's markup and data; Close leaves for where we came from.
+  if (embedded) {
+    const data = JSON.parse(embedded.textContent);
+    const root = $(document, "viewer");
+    const authors = data.authors.length ? data.authors : [data.author.did];
+    const s = createViewer(root, {
+      authors, closeHref: data.closeHref, signedIn: data.signedIn, history: true,
+      from: data.closeHref === "/" ? "" : data.closeHref,
+      onClose: (st) => { st.detach(); location.replace(data.closeHref); },
+    });
+    cache.set(data.author.did, Promise.resolve({ author: data.author, items: data.items }));
+    s.authorIndex = Math.max(0, authors.indexOf(data.author.did));
+    s.author = data.author;
+    s.items = data.items;
+    s.start();
+    s.show(data.index, false);
+    root.focus();
+    v = s;
+    return;
   }
-  document.addEventListener("visibilitychange", () => { last = null; setState(); });
-  document.addEventListener("keydown", (e) => {
-    const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-    if (e.key === "ArrowRight") { e.preventDefault(); go("next"); }
-    else if (e.key === "ArrowLeft") { e.preventDefault(); go("previous"); }
-    else if (e.key === "Escape") { e.preventDefault(); go("close"); }
-    else if (e.key === " ") { e.preventDefault(); togglePause(); }
+
+  if (!page) return;
+  sortStrip();
+  const shell = $(document, "viewer-shell");
+  if (!shell) return;
+
+  // Over the strip or a profile: a dialog with its own history entry, so Back closes it.
+  function openOverlay(did, opener) {
+    if (v) return;
+    const root = shell.content.firstElementChild.cloneNode(true);
+    const layer = document.createElement("div");
+    layer.className = "viewer-layer";
+    layer.appendChild(root);
+    document.body.appendChild(layer);
+    page.inert = true;
+    document.querySelector(".site-header")?.setAttribute("inert", "");
+    const tiles = [...document.querySelectorAll("[data-strip] a[data-story-author]")].map((a) => a.dataset.storyAuthor);
+    const authors = tiles.includes(did) ? tiles : [did];
+    const here = location.pathname + location.search;
+    history.pushState({ viewer: true }, "", location.href);
+    const s = createViewer(root, {
+      authors, closeHref: here, signedIn: page.dataset.signedIn === "true" || !!root.dataset.csrf, history: true,
+      from: here === "/" ? "" : here,
+      onClose: () => { if (history.state && history.state.viewer) history.back(); else teardown(); },
+    });
+    function teardown() {
+      s.closed = true;
+      s.detach();
+      layer.remove();
+      page.inert = false;
+      document.querySelector(".site-header")?.removeAttribute("inert");
+      window.removeEventListener("popstate", onPop);
+      v = null;
+      sortStrip();
+      if (opener) opener.focus();
+    }
+    function onPop() { teardown(); }
+    window.addEventListener("popstate", onPop);
+    v = s;
+    s.start();
+    root.focus();
+    s.openAuthor(authors.indexOf(did));
+  }
+
+  document.addEventListener("click", (e) => {
+    if (e.defaultPrevented || e.button > 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = e.target.closest("a[data-story-author], a[data-view-your-story]");
+    if (!a || a.closest("[data-viewer]")) return;
+    e.preventDefault();
+    const details = a.closest("details");
+    if (details) details.open = false;
+    openOverlay(a.dataset.storyAuthor || a.dataset.viewYourStory, details ? details.querySelector("summary") : a);
   });
-
-  const ready = () => { loaded = true; setState(); };
-  if (photo && !(photo.complete && photo.naturalWidth > 0)) {
-    photo.addEventListener("load", ready, { once: true });
-    photo.addEventListener("error", ready, { once: true });
-  } else {
-    ready();
-  }
-  setState();
-  render();
-  requestAnimationFrame(frame);
+  // Warm the first request while the finger is still down.
+  document.addEventListener("pointerdown", (e) => {
+    const a = e.target.closest && e.target.closest("a[data-story-author]");
+    const here = location.pathname + location.search;
+    if (a && !v) storiesOf(a.dataset.storyAuthor, here === "/" ? "" : here);
+  });
 })();

@@ -36,10 +36,29 @@ public struct AppConfiguration: Sendable {
     public var readCacheTTL: Duration = .seconds(2)
     /// How long pages for visitors without a session are reused.
     public var pageCacheTTL: Duration = .seconds(1)
+    /// Seconds each photo shows in the viewer and the kiosk (Grain: 5).
+    public var storySeconds: Double = 5
+    /// Origins that may show `/kiosk` in a frame (a wall dashboard); every other page refuses framing.
+    public var kioskFrameAncestors: [String] = []
+
+    /// A CSP `frame-ancestors` source: an http(s) origin without path, quote or space.
+    static func isFrameAncestor(_ origin: String) -> Bool {
+        guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
+        else { return false }
+        return !origin.contains(where: { "'; ,\"".contains($0) || $0.isWhitespace })
+    }
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
-    /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix.
+    /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix, and per-client
+    /// limits count the last `X-Forwarded-For` hop (the address the proxy saw) instead of the proxy's own address.
     public var behindTLSProxy = false
+    /// Photos one client address may post per minute; past it the form answers 429 with Retry-After.
+    public var uploadsPerMinute = 30
+    /// Photos processed at once: one per core, since the work is all CPU.
+    public var imageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Photos waiting for a worker; past that an upload answers 503 with Retry-After instead of queueing.
+    public var imageQueue = 16
     /// The embedded authorization server issues and requires DPoP nonces, like an atproto-profile server.
     public var requireDPoPNonce = false
     /// Cheap scrypt parameters, for tests only.

@@ -6,6 +6,7 @@ import Foundation
 import HTMLRendering
 import HTTPServer
 import HatkClient
+import Outbound
 import Places
 
 /// The whole server, assembled from configuration: the HTTP server, the front, and (unless an
@@ -35,6 +36,7 @@ public final class Application: Sendable {
             var authConfiguration = AuthServerConfiguration(issuer: publicURL)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
+            authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
                 sealingKey: dataKey, clock: clock,
@@ -55,6 +57,10 @@ public final class Application: Sendable {
             sessions: try SessionStore(path: configuration.dataDirectory + "/front.sqlite", key: dataKey),
             cookies: CookieSettings(secure: publicURL.hasPrefix("https://") || configuration.behindTLSProxy),
             household: household, uploads: try Self.uploadSettings(configuration), pageCacheTTL: configuration.pageCacheTTL,
+            viewer: ViewerSettings(
+                photoDurationMs: Int(configuration.storySeconds * 1000),
+                kioskFrameAncestors: configuration.kioskFrameAncestors,
+                pageDeadline: .milliseconds(Int(configuration.upstreamTimeout * 1000))),
             clock: clock)
 
         var router = Router()
@@ -74,7 +80,10 @@ public final class Application: Sendable {
     }
 
     static func uploadSettings(_ configuration: AppConfiguration) throws -> UploadSettings {
-        var settings = UploadSettings()
+        var settings = UploadSettings(
+            work: ImageWork(limit: configuration.imageWorkers, queueLimit: configuration.imageQueue),
+            limiter: UploadLimiter(perMinute: configuration.uploadsPerMinute),
+            trustsForwardedFor: configuration.behindTLSProxy)
         settings.pipeline.maxBytes = configuration.maxPhotoBytes
         var offline: OfflineGeocoder?
         if configuration.geocoder != .none {
@@ -88,7 +97,9 @@ public final class Application: Sendable {
         switch configuration.geocoder {
         case .offline: settings.geocoder = offline
         case .nominatim:
-            settings.geocoder = NominatimGeocoder(client: NominatimClient(baseURL: configuration.nominatimURL), fallback: offline)
+            // Public addresses only: coordinates must never go to whatever a name resolves to on the LAN.
+            let client = NominatimClient(baseURL: configuration.nominatimURL, policy: .publicOnly)
+            settings.geocoder = NominatimGeocoder(client: client, fallback: offline)
         case .none: settings.geocoder = nil
         }
         return settings
@@ -134,13 +145,17 @@ public final class Application: Sendable {
         let nonces = DPoPNonces()
         let clock = front.clock
         let unixClock: @Sendable () -> Int64 = { clock().microseconds / 1_000_000 }
+        let issuer = configuration.appview ?? URL(string: publicURL)!
+        // Only the configured upstream and issuer may be on loopback or the LAN (the embedded backend, a household
+        // hatk); every other address the OAuth metadata or anything else names must be public.
+        let policy = AddressPolicy.publicOnly.allowing([upstream, issuer])
         let oauth = OAuthClient(
             clientID: publicURL + SiteURL.clientMetadata.path, redirectURI: publicURL + SiteURL.authCallback.path,
-            issuer: configuration.appview ?? URL(string: publicURL)!, nonces: nonces, timeout: configuration.upstreamTimeout,
-            clock: unixClock)
+            issuer: issuer, nonces: nonces, timeout: configuration.upstreamTimeout,
+            clock: unixClock, policy: policy)
         let hatk = HatkClient(
             baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-            cacheTTL: configuration.readCacheTTL)
+            cacheTTL: configuration.readCacheTTL, policy: policy)
         front.connect(Front.Upstream(hatk: hatk, oauth: oauth, origin: publicURL))
     }
 

@@ -47,10 +47,16 @@ public enum Command: Sendable {
           --places FILE         the place table (default ./.build/places/cities1000.csv)
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
+          --story-seconds S     how long each photo shows before the viewer moves on (default 5)
+          --kiosk-frame-ancestors ORIGINS  space-separated origins allowed to frame /kiosk (default: none)
+          --uploads-per-minute N  photos one client address may post per minute (default 30)
+          --image-workers N     photos processed at once (default: one per core)
+          --upload-queue N      photos that may wait for a worker before uploads get 503 (default 16)
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
         --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
-          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies
+          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, and client addresses
+                                are the last X-Forwarded-For hop
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
         """
 
@@ -59,7 +65,8 @@ public enum Command: Sendable {
     static let environmentOptions = [
         "--host", "--port", "--data", "--public-url", "--appview", "--demo", "--dev", "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
-        "--nominatim-url", "--places", "--max-photo-bytes",
+        "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
+        "--uploads-per-minute", "--image-workers", "--upload-queue",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces"]
 
@@ -154,6 +161,12 @@ public enum Command: Sendable {
             guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        func count(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            guard let n = Int(try value(flag)), range.contains(n) else {
+                throw UsageError(description: "\(flag) takes \(range.lowerBound) to \(range.upperBound)")
+            }
+            return n
+        }
         while let flag = rest.popFirst() {
             switch flag {
             case "--host": config.host = try value(flag)
@@ -202,6 +215,20 @@ public enum Command: Sendable {
                     throw UsageError(description: "--max-photo-bytes takes 100000 to 5000000")
                 }
                 config.maxPhotoBytes = n
+            case "--story-seconds":
+                guard let seconds = Double(try value(flag)), (1...600).contains(seconds) else {
+                    throw UsageError(description: "--story-seconds takes 1 to 600 seconds")
+                }
+                config.storySeconds = seconds
+            case "--kiosk-frame-ancestors":
+                let origins = try value(flag).split(separator: " ").map(String.init)
+                guard origins.allSatisfy(AppConfiguration.isFrameAncestor) else {
+                    throw UsageError(description: "--kiosk-frame-ancestors takes origins like https://home.example")
+                }
+                config.kioskFrameAncestors = origins
+            case "--uploads-per-minute": config.uploadsPerMinute = try count(flag, 1...100_000)
+            case "--image-workers": config.imageWorkers = try count(flag, 1...256)
+            case "--upload-queue": config.imageQueue = try count(flag, 0...10_000)
             case "--behind-tls-proxy": config.behindTLSProxy = true
             case "--dpop-nonces": config.requireDPoPNonce = true
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")

@@ -59,6 +59,7 @@ extension Front {
             useLocation: form.text("useLocation") != nil, locationText: form.text("location") ?? "",
             labels: form.parts.filter { $0.name == "labels" }.map { String(decoding: $0.body, as: UTF8.self) },
             crossPost: form.text("crossPost") != nil)
+        if let limited = try await uploadRateLimited(request) { return limited }
         let processed: ProcessedImage
         do {
             let bytes = photo.body
@@ -79,7 +80,11 @@ extension Front {
             return signInRedirect(next: SiteURL.create.path)
         }
         let hatk = try connected.hatk
-        let blob = try await hatk.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+        let blob: BlobRef
+        do { blob = try await hatk.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials) } catch {
+            if let refused = try await uploadRefused(error, request) { return refused }
+            throw error
+        }
         let record = StoryComposer.record(
             blob: blob, width: processed.width, height: processed.height, location: location, address: address,
             labels: choices.labels, createdAt: clock())

@@ -25,14 +25,18 @@ final class Front: Sendable {
     let household: HouseholdAdmin?
     let uploads: UploadSettings
     let pageCache: PageCache
+    let seen: SeenStore
+    let viewer: ViewerSettings
     private let upstream: Mutex<Upstream?>
 
     init(
         pages: PageRenderer, sessions: SessionStore, cookies: CookieSettings, household: HouseholdAdmin?,
-        uploads: UploadSettings = UploadSettings(), pageCacheTTL: Duration = .zero,
+        uploads: UploadSettings = UploadSettings(), pageCacheTTL: Duration = .zero, viewer: ViewerSettings = ViewerSettings(),
         clock: @escaping @Sendable () -> UTCTime
     ) {
         self.pages = pages
+        self.viewer = viewer
+        seen = SeenStore(database: sessions.database)
         self.uploads = uploads
         pageCache = PageCache(ttl: pageCacheTTL)
         self.household = household
@@ -60,16 +64,17 @@ final class Front: Sendable {
 
     func register(on router: inout Router) {
         for (kind, pattern) in SiteURL.patterns {
-            let cacheable = [.home, .story, .profile].contains(kind)
+            let cacheable = [.home, .story, .profile, .storiesData, .kiosk, .kioskData].contains(kind)
             router.on(.get, pattern) { [self] request in
                 guard cacheable, let key = self.pageCacheKey(for: request) else {
-                    return try await self.guarded(request) { try await self.handle(kind, request) }
+                    return try await self.guardedPage(request) { try await self.handle(kind, request) }
                 }
                 return try await self.pageCache.page(key) {
-                    try await self.guarded(request) { try await self.handle(kind, request) }
+                    try await self.guardedPage(request) { try await self.handle(kind, request) }
                 }
             }
         }
+        router.on(.post, SiteURL.seen.path, bodyLimit: 4096) { [self] request in try self.markSeen(request) }
         registerAccountRoutes(on: &router)
         registerHouseholdRoutes(on: &router)
         // Cached pages go out straight from the server thread.
@@ -95,6 +100,14 @@ final class Front: Sendable {
         }
     }
 
+    /// A read-only page answers by the upstream timeout even when it needs several calls one after another
+    /// (each could otherwise use the whole timeout). Writes don't get this: they must finish or fail whole.
+    func guardedPage(_ request: Request, _ body: @escaping @Sendable () async throws -> Response) async throws -> Response {
+        try await guarded(request) {
+            try await withDeadline(viewer.pageDeadline, timeout: { HatkError(kind: .timeout, endpoint: request.path) }, body)
+        }
+    }
+
     private func handle(_ kind: SiteURL.Kind, _ request: Request) async throws -> Response {
         switch kind {
         case .home: return try await home(request)
@@ -103,14 +116,23 @@ final class Front: Sendable {
         case .profile: return try await profile(request)
         case .create: return try await createForm(request)
         case .healthz: return .text("ok")
+        case .storiesData: return try await storiesData(request)
+        case .kiosk: return try await kiosk(request)
+        case .kioskData: return try await kioskData(request)
         }
     }
 
     func home(_ request: Request) async throws -> Response {
         // A fresh household without any account starts at the first-run page.
         if household?.needsOwner == true { return .redirect(to: "/welcome", status: .found) }
-        let model = try await HomePage.query(try reader)
-        return try pages.render("home", title: "Stories", model: model, signedInAs: try currentSession(request)?.handle)
+        let session = try currentSession(request)
+        let (csrf, setCookie) = session == nil ? (nil, nil) : cookies.csrfToken(for: request)
+        let model = try await HomePage.query(
+            try reader, seen: try seenState(session), viewer: session?.did, csrf: csrf, durationMs: viewer.photoDurationMs)
+        var response = try pages.render(
+            "home", title: "Stories", model: model, scripts: ["js/viewer.js"], signedInAs: session?.handle)
+        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
+        return response
     }
 
     /// `/stories/<actor>`: picks the story to open and redirects to its permalink.
@@ -121,7 +143,8 @@ final class Front: Sendable {
             return try notFound("No one called \(actor) is here.")
         }
         let stories = try await reader.stories(of: did)
-        guard let chosen = request.query("at") == "last" ? stories.last : stories.first else {
+        let start = try seenState(try currentSession(request)).startIndex(in: stories)
+        guard let chosen = request.query("at") == "last" ? stories.last : stories.indices.contains(start) ? stories[start] : nil else {
             return try notFound("\(actor) has no stories from the last 24 hours.")
         }
         let target = SiteURL.story(did: did.rawValue, rkey: chosen.rkey)
@@ -139,30 +162,47 @@ final class Front: Sendable {
             // Grain's permalinks name a DID; a handle is accepted and redirected to the canonical form.
             return .redirect(to: SiteURL.story(did: did.rawValue, rkey: rkey).path, status: .movedPermanently)
         }
+        let session = try currentSession(request)
         guard
             var model = try await StoryPage.query(
-                did: did, rkey: rkey, from: request.query("from"), reader: reader, now: clock())
+                did: did, rkey: rkey, from: request.query("from"), reader: reader, seen: try seenState(session),
+                viewer: session?.did, durationMs: viewer.photoDurationMs, now: clock())
         else { return try notFound("This story does not exist, or it was deleted.") }
-        if try currentSession(request)?.did == did.rawValue {
-            model.deleteHref = SiteURL.deleteStory(did: did.rawValue, rkey: rkey).path
+        var setCookie: String?
+        if let session {
+            // Served means seen, so the strip is right even for visitors without scripts.
+            try recordSeen(model.item, account: session.did)
+            (model.csrf, setCookie) = cookies.csrfToken(for: request)
+        }
+        if session?.did == did.rawValue {
             switch request.query("posted") {
             case "bluesky": model.notice = "Posted to your story and to Bluesky."
             case "bluesky-failed": model.notice = "Your story is posted, but the Bluesky post failed. You can share the link yourself."
             default: break
             }
         }
-        return try pages.render(
+        var response = try pages.render(
             "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"],
             bodyClass: "viewer-page")
+        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
+        return response
     }
 
     func profile(_ request: Request) async throws -> Response {
         let actor = try request.parameters.require("actor")
-        guard let model = try await ProfilePage.query(actor: actor, reader: try reader, now: clock()) else {
+        let session = try currentSession(request)
+        let (csrf, setCookie) = session == nil ? (nil, nil) : cookies.csrfToken(for: request)
+        guard
+            let model = try await ProfilePage.query(
+                actor: actor, reader: try reader, seen: try seenState(session), viewer: session?.did, csrf: csrf,
+                durationMs: viewer.photoDurationMs, now: clock())
+        else {
             return try notFound("No one called \(actor) is here.")
         }
-        return try pages.render(
-            "profile", title: model.author.name, model: model, signedInAs: try currentSession(request)?.handle)
+        var response = try pages.render(
+            "profile", title: model.author.name, model: model, scripts: ["js/viewer.js"], signedInAs: session?.handle)
+        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
+        return response
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.
@@ -180,6 +220,9 @@ final class Front: Sendable {
     func upstreamFailure(_ error: HatkError, request: Request) throws -> Response {
         FileHandle.standardError.write(Data("upstream error: \(error)\n".utf8))
         let status: HTTPStatus = error.kind == .timeout ? .gatewayTimeout : .badGateway
+        if request.path.hasPrefix("/api/") {
+            return jsonError("UpstreamFailure", "The story server did not answer properly; try again.", status: status)
+        }
         let retry = request.query.isEmpty ? request.path : request.path + "?" + request.query
         let model = ErrorPage.Model(
             status: status.code, heading: "Stories are not available right now",

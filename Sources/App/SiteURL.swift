@@ -15,6 +15,14 @@ public enum SiteURL: Sendable, Equatable {
     case clientMetadata
     /// The confirm step before deleting one's own story.
     case deleteStory(did: String, rkey: String)
+    /// An author's active stories as JSON, for the script viewer.
+    case storiesData(actor: String)
+    /// Where the script viewer records a story as seen (POST).
+    case seen
+    /// The lean-back display, optionally limited to some authors.
+    case kiosk
+    /// The kiosk's playlist as JSON.
+    case kioskData
 
     /// The router pattern for each case that is a route.
     static let patterns: [(SiteURL.Kind, String)] = [
@@ -24,9 +32,12 @@ public enum SiteURL: Sendable, Equatable {
         (.profile, "/profile/:actor"),
         (.create, "/create"),
         (.healthz, "/healthz"),
+        (.storiesData, "/api/stories/:actor"),
+        (.kiosk, "/kiosk"),
+        (.kioskData, "/api/kiosk"),
     ]
 
-    enum Kind { case home, stories, story, profile, create, healthz }
+    enum Kind { case home, stories, story, profile, create, healthz, storiesData, kiosk, kioskData }
 
     /// The path, with each dynamic segment percent-encoded.
     public var path: String {
@@ -43,6 +54,10 @@ public enum SiteURL: Sendable, Equatable {
         case .authCallback: return "/auth/callback"
         case .clientMetadata: return "/oauth-client-metadata.json"
         case .deleteStory(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/delete"
+        case .storiesData(let actor): return "/api/stories/" + Self.segment(actor)
+        case .seen: return "/api/seen"
+        case .kiosk: return "/kiosk"
+        case .kioskData: return "/api/kiosk"
         }
     }
 

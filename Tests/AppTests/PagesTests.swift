@@ -29,15 +29,16 @@ struct PagesTests {
         #expect(captures(#"data-story-author="[^"]+"[^>]*href|href="(/stories/[^"]+)""#, in: html).filter { !$0.isEmpty }.count == 3)
     }
 
-    @Test("every HTML page carries a nonce CSP, nosniff and a referrer policy")
+    @Test("every HTML page carries a nonce CSP, nosniff, a referrer policy and frame-ancestors 'none'")
     func securityHeaders() async throws {
         let live = try await LiveApp()
         defer { Task { await live.stop() } }
-        for path in ["/", "/profile/maya.home.test", "/nope"] {
+        let story = try #require(try await live.get("/stories/maya.home.test").headers["Location"])
+        for path in ["/", "/profile/maya.home.test", story, "/kiosk", "/login", "/nope"] {
             let (_, _, headers) = try await live.get(path)
             let csp = try #require(headers["Content-Security-Policy"], "\(path)")
             #expect(csp.contains("script-src 'self' 'nonce-"), "\(path)")
-            #expect(csp.contains("frame-ancestors 'none'"))
+            #expect(csp.contains("frame-ancestors 'none'"), "\(path)")
             #expect(headers["X-Content-Type-Options"] == "nosniff")
             #expect(headers["Referrer-Policy"] == "strict-origin-when-cross-origin")
         }
@@ -64,7 +65,7 @@ struct PagesTests {
             #expect(page.status == 200, "\(location)")
             let author = try #require(captures(#"role="dialog"[^>]*data-story-author="([^"]+)""#, in: page.body).first)
             let position = try #require(captures(#"(Story \d+ of \d+)"#, in: page.body).first)
-            let segments = captures(#"(data-segment)"#, in: page.body).count
+            let segments = captures(#"(data-segment)[ >]"#, in: page.body).count
             #expect(position.hasSuffix("of \(segments)"))
             #expect(captures(#"(data-progress=)"#, in: page.body).count == 1, "only the active segment has data-progress")
             #expect(page.body.contains(#"<img class="viewer__photo""#) && page.body.contains(#"alt="Photo by"#))

@@ -66,8 +66,8 @@ struct SignInAndPostTests {
         #expect(story.body.contains(#"width="300" height="400""#))
         let deleteHref = try #require(captures(#"href="([^"]+)" data-delete"#, in: story.body).first)
         let home = try await browser.get("/")
-        let firstAuthor = captures(#"data-story-author="([^"]+)""#, in: home.body).first
-        #expect(storyPath.contains(firstAuthor ?? "none"), "the strip shows the poster first")
+        let own = captures(#"data-view-your-story="([^"]+)""#, in: home.body).first
+        #expect(storyPath.contains(own ?? "none"), "the Your story tile now offers to view the new story")
 
         let confirm = try await browser.get(deleteHref)
         #expect(confirm.status == 200)
@@ -124,8 +124,9 @@ struct SignInAndPostTests {
         _ = try await signIn(browser, handle: "jonas.home.test", password: "jonas-stories")
         let mayaStory = try #require(try await live.get("/stories/maya.home.test").headers["Location"])
         let story = try await browser.get(mayaStory)
-        #expect(!story.body.contains("data-delete"), "no delete button on someone else's story")
         let path = mayaStory.components(separatedBy: "?")[0] + "/delete"
+        #expect(!story.body.contains(path), "no delete link on someone else's story")
+        #expect(story.body.contains(#"data-delete aria-label="Delete this story" hidden"#))
         #expect(try await browser.get(path).status == 403)
         let csrf = try #require(browser.cookie("gs_csrf"))
         #expect(try await browser.post(path, form: [("csrf", csrf)]).status == 403)

@@ -53,10 +53,13 @@ struct SnapshotTests {
 
     @Test("the strip renders as recorded")
     func strip() throws {
-        let model = HomePage.Model(createHref: "/create", authors: [
-            AuthorTile(profile: Self.maya, storyCount: 2, href: "/stories/did:plc:maya"),
-            AuthorTile(profile: Self.jonas, storyCount: 1, href: "/stories/did:plc:jonas"),
-        ])
+        let model = HomePage.Model(
+            you: HomePage.YourStory(createHref: "/create", viewHref: nil, avatar: nil),
+            authors: [
+                AuthorTile(profile: Self.maya, storyCount: 2, href: "/stories/did:plc:maya", latestAt: "2026-08-19T11:00:00.000Z"),
+                AuthorTile(profile: Self.jonas, storyCount: 1, href: "/stories/did:plc:jonas", seen: true, latestAt: "2026-08-19T10:00:00.000Z"),
+            ],
+            signedIn: false, durationMs: 5000, shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
         try assertSnapshot("strip", normalized(try renderer().render("home", title: "Stories", model: model)))
     }
 
@@ -65,7 +68,8 @@ struct SnapshotTests {
         let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!
         let stories = ["a", "b", "c"].enumerated().map { Self.story($1, by: Self.maya, hoursAgo: Double(10 - $0 * 3), now: now) }
         let model = StoryPage.model(
-            stories[1], index: 1, of: stories, close: "/", carry: { $0.path }, previousAuthor: nil, nextAuthor: "did:plc:jonas", now: now)
+            stories, index: 1, authors: [Self.maya.did, "did:plc:jonas"], close: "/", seen: SeenState(), viewer: nil,
+            durationMs: 5000, now: now)
         try assertSnapshot("viewer", normalized(try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page")))
     }
 
@@ -75,7 +79,8 @@ struct SnapshotTests {
             author: AuthorTile(profile: Self.maya, storyCount: 2, href: "/profile/maya.home.test"), description: "Photos & <b>things</b>",
             hasStories: true, storiesHref: "/stories/did:plc:maya?from=/profile/maya.home.test", storySummary: "2 active stories",
             archive: [ProfilePage.ArchiveItem(href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story from 3 hours ago", expired: false),
-                      ProfilePage.ArchiveItem(href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true)])
+                      ProfilePage.ArchiveItem(href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true)],
+            shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
         try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model)))
     }
 }

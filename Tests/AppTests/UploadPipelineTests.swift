@@ -97,7 +97,7 @@ struct UploadPipelineTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tools-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("in.jpg").path
-        FileManager.default.createFile(atPath: input, contents: Data(try ExifJPEG.make(width: 3000, height: 2000, orientation: 8, latitude: -33.8688, longitude: 151.2093)))
+        _ = FileManager.default.createFile(atPath: input, contents: Data(try ExifJPEG.make(width: 3000, height: 2000, orientation: 8, latitude: -33.8688, longitude: 151.2093)))
         let line = try Tools.processImage(input: input, output: dir.appendingPathComponent("out.jpg").path, maxBytes: 300_000, placesCSV: "/nonexistent")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let (w, h) = (json["width"] as? Int ?? 0, json["height"] as? Int ?? 0)

@@ -10,10 +10,14 @@ struct AuthorTile: Encodable, Equatable {
     var initial: String
     var href: String
     var storyCount: Int
-    /// The accessible name of the strip link: who, and what is waiting.
+    /// True when the visitor has seen this author's newest story: a grey ring, sorted last.
+    var seen: Bool
+    /// The newest story's time, so the script can apply an anonymous visitor's own seen marks.
+    var latestAt: String?
+    /// The accessible name of the strip link: who, and whether anything is new.
     var label: String
 
-    init(profile: ProfileView, storyCount: Int, href: String) {
+    init(profile: ProfileView, storyCount: Int, href: String, seen: Bool = false, latestAt: String? = nil) {
         did = profile.did
         name = profile.name
         handle = profile.handle
@@ -21,6 +25,8 @@ struct AuthorTile: Encodable, Equatable {
         initial = profile.name.first.map { String($0).uppercased() } ?? "?"
         self.href = href
         self.storyCount = storyCount
-        label = "\(profile.name), \(storyCount) \(storyCount == 1 ? "story" : "stories")"
+        self.seen = seen
+        self.latestAt = latestAt
+        label = "\(profile.name), \(storyCount) \(storyCount == 1 ? "story" : "stories"), \(seen ? "seen" : "new")"
     }
 }

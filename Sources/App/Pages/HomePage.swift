@@ -1,19 +1,42 @@
 import HatkClient
 import Lexicon
 
-/// `/`: the story strip.
+/// `/`: the story strip, authors with something new first.
 enum HomePage {
-    struct Model: Encodable, Equatable {
+    /// The first tile: one's own story. "+" creates; with active stories a menu also offers viewing them.
+    struct YourStory: Encodable, Equatable {
         var createHref: String
-        var authors: [AuthorTile]
+        /// Set when the signed-in person has active stories.
+        var viewHref: String?
+        var avatar: AuthorTile?
     }
 
-    static func query(_ reader: any StoryReading) async throws(HatkError) -> Model {
-        let authors = try await reader.storyAuthors()
+    struct Model: Encodable, Equatable {
+        var you: YourStory
+        var authors: [AuthorTile]
+        var signedIn: Bool
+        var durationMs: Int
+        var shell: StoryPage.Model
+    }
+
+    static func query(
+        _ reader: any StoryReading, seen: SeenState, viewer: String?, csrf: String? = nil,
+        durationMs: Int = StoryPage.photoDuration * 1000
+    ) async throws(HatkError) -> Model {
+        let authors = seen.ordered(try await reader.storyAuthors())
+        let mine = authors.first { $0.profile.did == viewer }
+        let tile = { (author: StoryAuthor) in
+            AuthorTile(
+                profile: author.profile, storyCount: author.storyCount,
+                href: SiteURL.stories(actor: author.profile.did).path, seen: seen.hasSeenAll(of: author),
+                latestAt: author.latestAt)
+        }
         return Model(
-            createHref: SiteURL.create.path,
-            authors: authors.map {
-                AuthorTile(profile: $0.profile, storyCount: $0.storyCount, href: SiteURL.stories(actor: $0.profile.did).path)
-            })
+            you: YourStory(
+                createHref: SiteURL.create.path, viewHref: mine.map { SiteURL.stories(actor: $0.profile.did).path },
+                avatar: mine.map(tile)),
+            authors: authors.filter { $0.profile.did != viewer }.map(tile),
+            signedIn: viewer != nil, durationMs: durationMs,
+            shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil))
     }
 }

@@ -8,6 +8,13 @@ struct SecurityHeaders: Middleware {
             + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
+    /// The policy with `frame-ancestors` opened to `origins` (the kiosk on a wall dashboard); unchanged when empty.
+    static func allowingFrames(_ policy: String, from origins: [String]) -> String {
+        guard !origins.isEmpty else { return policy }
+        return policy.replacingOccurrences(
+            of: "frame-ancestors 'none'", with: "frame-ancestors " + origins.joined(separator: " "))
+    }
+
     func handle(_ request: Request, next: Handler) async throws -> Response {
         Self.apply(to: try await next(request))
     }

@@ -14,7 +14,7 @@ struct BrowserSession: Sendable, Equatable {
     var dpopKey: [UInt8]
 }
 
-/// Browser sessions and pending sign-ins in `<data>/front.sqlite`. Tokens and DPoP keys are sealed with
+/// Browser sessions and pending sign-ins in `<data>/front.sqlite` (which also holds `SeenStore`'s table). Tokens and DPoP keys are sealed with
 /// the data key, bound to their row, so a copied database alone reveals nothing usable.
 final class SessionStore: Sendable {
     let database: Database
@@ -37,7 +37,18 @@ final class SessionStore: Sendable {
             next TEXT NOT NULL,
             created_at INTEGER NOT NULL
         );
+        """,
+        // Seen stories per account (SeenStore); created_at in microseconds since 1970.
         """
+        CREATE TABLE seen_stories (
+            account TEXT NOT NULL,
+            uri TEXT NOT NULL,
+            author TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            seen_at INTEGER NOT NULL,
+            PRIMARY KEY (account, uri)
+        );
+        """,
     ]
 
     /// An upper bound on a session row's life. The grant usually ends first: when the server refuses a

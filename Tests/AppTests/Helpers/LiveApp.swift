@@ -30,7 +30,7 @@ struct LiveApp {
     let base: String
     let dataDirectory: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil) async throws {
+    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5, configure: (inout AppConfiguration) -> Void = { _ in }) async throws {
         var configuration = AppConfiguration()
         configuration.port = port
         configuration.publicURL = publicURL
@@ -45,11 +45,13 @@ struct LiveApp {
         configuration.fastPasswordHashing = true
         configuration.requireDPoPNonce = dpopNonces
         configuration.behindTLSProxy = behindTLSProxy
+        configuration.storySeconds = storySeconds
         // Tests that move the clock want every read fresh; the cache test turns caching on.
         if !caches {
             configuration.readCacheTTL = .zero
             configuration.pageCacheTTL = .zero
         }
+        configure(&configuration)
         let clock = TestClock()
         self.clock = clock
         dataDirectory = configuration.dataDirectory

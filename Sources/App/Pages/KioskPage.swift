@@ -1,0 +1,88 @@
+import ATProto
+import HatkClient
+import Lexicon
+
+/// `/kiosk`: every active story in a loop, for a screen on the wall.
+enum KioskPage {
+    struct Slide: Encodable, Equatable {
+        var uri: String
+        var image: String
+        var width: Int
+        var height: Int
+        var alt: String
+        var did: String
+        var name: String
+        var handle: String
+        var avatar: String?
+        var initial: String
+        var place: String?
+        var createdAt: String
+        var ago: String
+    }
+
+    /// `/api/kiosk`'s answer.
+    struct Playlist: Encodable, Equatable {
+        var slides: [Slide]
+    }
+
+    struct Model: Encodable, Equatable {
+        var slide: Slide?
+        var position: String
+        var dataHref: String
+        /// The no-script fallback's next page, reached by a timed refresh.
+        var nextHref: String
+        var refreshMs: Int
+        var durationMs: Int
+        var durationSeconds: Int
+    }
+
+    /// Kiosks re-read the author list this often unless told otherwise (`?refresh=` seconds, 2 to 3600).
+    static let defaultRefreshSeconds = 60
+
+    /// `?authors=a.example,did:plc:…` as a list of handles or DIDs; nil shows everyone.
+    static func authorFilter(_ raw: String?) -> [String]? {
+        let names = (raw ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        return names.isEmpty ? nil : Array(names.prefix(50))
+    }
+
+    /// Authors newest first, as the strip shows them, each author's stories oldest first.
+    static func slides(reader: any StoryReading, authors filter: [String]?, now: UTCTime) async throws -> [Slide] {
+        let authors = try await reader.storyAuthors().filter { author in
+            filter.map { $0.contains(author.profile.handle.lowercased()) || $0.contains(author.profile.did.lowercased()) }
+                ?? true
+        }
+        let perAuthor = try await withThrowingTaskGroup(of: (Int, [StoryView]).self) { group in
+            for (i, author) in authors.enumerated() {
+                guard let did = DID.parse(author.profile.did) else { continue }
+                group.addTask { (i, try await reader.stories(of: did)) }
+            }
+            var result = [[StoryView]](repeating: [], count: authors.count)
+            for try await (i, stories) in group { result[i] = stories }
+            return result
+        }
+        return perAuthor.flatMap { stories in
+            stories.enumerated().map { i, story in
+                let item = StoryItem(story, index: i, count: stories.count, href: "", seen: false, mine: false, now: now)
+                let creator = story.creator
+                return Slide(
+                    uri: item.uri, image: item.image, width: item.width, height: item.height, alt: item.alt,
+                    did: creator.did, name: creator.name, handle: creator.handle, avatar: creator.avatar,
+                    initial: creator.name.first.map { String($0).uppercased() } ?? "?", place: item.place,
+                    createdAt: item.createdAt, ago: item.ago)
+            }
+        }
+    }
+
+    static func model(_ slides: [Slide], index: Int, authors: String?, refreshSeconds: Int?, durationMs: Int) -> Model {
+        let refresh = min(3600, max(2, refreshSeconds ?? defaultRefreshSeconds))
+        let current = slides.isEmpty ? 0 : ((index % slides.count) + slides.count) % slides.count
+        let filter: (String, String?) = ("authors", authors.flatMap { $0.isEmpty ? nil : $0 })
+        return Model(
+            slide: slides.isEmpty ? nil : slides[current],
+            position: slides.isEmpty ? "" : "\(current + 1) of \(slides.count)",
+            dataHref: SiteURL.kioskData.with([filter]),
+            nextHref: SiteURL.kiosk.with([filter, ("i", String(current + 1)), ("refresh", refreshSeconds.map(String.init))]),
+            refreshMs: refresh * 1000, durationMs: durationMs, durationSeconds: max(1, durationMs / 1000))
+    }
+}

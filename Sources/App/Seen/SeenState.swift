@@ -1,0 +1,41 @@
+import ATProto
+import Lexicon
+
+/// What one account has seen: every story by URI, and per author the newest story seen.
+///
+/// An author counts as seen once their newest story has been seen (iOS Grain's rule): a new story
+/// makes them unseen again, and jumping to the last segment is a deliberate "seen".
+struct SeenState: Sendable, Equatable {
+    var uris: Set<String> = []
+    /// Author DID → creation time of the newest of their stories this account has seen.
+    var newestSeen: [String: UTCTime] = [:]
+
+    static let none = SeenState()
+
+    func hasSeen(_ story: StoryView) -> Bool { uris.contains(story.uri) }
+
+    /// True when the author's newest active story (`latestAt`) has been seen.
+    func hasSeenAll(of author: StoryAuthor) -> Bool {
+        guard let newest = newestSeen[author.profile.did], let latest = UTCTime(iso8601: author.latestAt) else {
+            return false
+        }
+        return !(newest < latest)
+    }
+
+    /// Where reopening an author starts: the first story not yet seen, or the first when all are.
+    func startIndex(in stories: [StoryView]) -> Int {
+        stories.firstIndex { !hasSeen($0) } ?? 0
+    }
+
+    /// Authors with something new first, then the fully seen ones, each group keeping the server's order.
+    func ordered(_ authors: [StoryAuthor]) -> [StoryAuthor] {
+        authors.filter { !hasSeenAll(of: $0) } + authors.filter { hasSeenAll(of: $0) }
+    }
+
+    /// Records one story as seen.
+    mutating func insert(uri: String, author: String, createdAt: UTCTime) {
+        uris.insert(uri)
+        if let newest = newestSeen[author], !(newest < createdAt) { return }
+        newestSeen[author] = createdAt
+    }
+}
