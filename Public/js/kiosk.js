@@ -39,7 +39,7 @@
     clearTimeout(timer);
     if (!slides.length) { empty(); timer = setTimeout(advance, duration); return; }
     index = (i + slides.length) % slides.length;
-    const slide = slides[index];
+    const { item: slide, author } = slides[index];
     const mine = ++token;
     const img = new Image();
     img.className = "kiosk__photo";
@@ -55,21 +55,21 @@
       $("kiosk-backdrop").style.backgroundImage = `url("${slide.image.replace(/"/g, "%22")}")`;
       $("kiosk-empty").hidden = true;
       $("kiosk-caption").hidden = false;
-      $("kiosk-name").textContent = slide.name;
+      $("kiosk-name").textContent = author.name;
       $("kiosk-place").textContent = slide.place || "";
       const time = $("kiosk-time");
       time.dateTime = slide.createdAt;
       time.textContent = ago(slide.createdAt);
       const avatar = $("kiosk-avatar");
       avatar.textContent = "";
-      const face = slide.avatar ? Object.assign(new Image(), { src: slide.avatar, alt: "" })
-        : Object.assign(document.createElement("span"), { textContent: slide.initial });
-      face.className = slide.avatar ? "avatar" : "avatar avatar--initial";
+      const face = author.avatar ? Object.assign(new Image(), { src: author.avatar, alt: "" })
+        : Object.assign(document.createElement("span"), { textContent: author.initial });
+      face.className = author.avatar ? "avatar" : "avatar avatar--initial";
       avatar.appendChild(face);
-      root.dataset.storyAuthor = slide.did;
+      root.dataset.storyAuthor = author.did;
       root.dataset.state = paused ? "paused" : "playing";
       const next = slides[(index + 1) % slides.length];
-      if (next) new Image().src = next.image;
+      if (next) new Image().src = next.item.image;
       schedule();
     };
     img.decode().then(painted, () => {
@@ -93,10 +93,10 @@
       const response = await fetch(root.dataset.src, { cache: "no-store" });
       if (!response.ok) throw new Error(String(response.status));
       const data = await response.json();
-      const current = slides[index] && slides[index].uri;
+      const current = slides[index] && slides[index].item.uri;
       const wasEmpty = !slides.length;
       slides = data.slides;
-      index = Math.max(-1, slides.findIndex((s) => s.uri === current));
+      index = Math.max(-1, slides.findIndex((s) => s.item.uri === current));
       failures = 0;
       root.dataset.online = "true";
       status("");
@@ -155,7 +155,7 @@
   // Start with the server's first slide (already in the page) while the playlist loads.
   const first = root.querySelector("img[data-story-item]");
   if (first) {
-    slides = [{ uri: first.dataset.storyItem }];
+    slides = [{ item: { uri: first.dataset.storyItem } }];
     index = 0;
     root.dataset.state = "playing";
   }

@@ -4,20 +4,10 @@ import Lexicon
 
 /// `/kiosk`: every active story in a loop, for a screen on the wall.
 enum KioskPage {
+    /// One story and who posted it.
     struct Slide: Encodable, Equatable {
-        var uri: String
-        var image: String
-        var width: Int
-        var height: Int
-        var alt: String
-        var did: String
-        var name: String
-        var handle: String
-        var avatar: String?
-        var initial: String
-        var place: String?
-        var createdAt: String
-        var ago: String
+        var item: StoryItem
+        var author: AuthorTile
     }
 
     /// `/api/kiosk`'s answer.
@@ -63,13 +53,9 @@ enum KioskPage {
         }
         return perAuthor.flatMap { stories in
             stories.enumerated().map { i, story in
-                let item = StoryItem(story, index: i, count: stories.count, href: "", seen: false, mine: false, now: now)
-                let creator = story.creator
-                return Slide(
-                    uri: item.uri, image: item.image, width: item.width, height: item.height, alt: item.alt,
-                    did: creator.did, name: creator.name, handle: creator.handle, avatar: creator.avatar,
-                    initial: creator.name.first.map { String($0).uppercased() } ?? "?", place: item.place,
-                    createdAt: item.createdAt, ago: item.ago)
+                Slide(
+                    item: StoryItem(story, index: i, count: stories.count, href: "", seen: false, mine: false, now: now),
+                    author: AuthorTile(profile: story.creator, storyCount: stories.count, href: ""))
             }
         }
     }

@@ -1,3 +1,4 @@
+import HTTPServer
 import Synchronization
 
 /// Counts uploads per client address in fixed one-minute windows, so that one client cannot keep the image
@@ -11,43 +12,28 @@ struct UploadRateLimiter: Sendable {
         case limited(retryAfter: Int64)
     }
 
-    private struct Counter: Sendable {
-        var windowStart: Int64
-        var uploads: Int
-    }
+    static let sweepThreshold = WindowCounts.sweepThreshold
 
-    /// Entries kept before expired ones are swept, so the table stays small under a spray of addresses.
-    static let sweepThreshold = 1024
-
-    let limit: Int
-    let window: Int64
-    private var counters: [String: Counter] = [:]
+    private var counts: WindowCounts
+    var limit: Int { counts.limit }
+    var window: Int64 { counts.window }
 
     /// - Parameters:
     ///   - limit: uploads allowed per key and window.
     ///   - window: the window length in seconds.
     init(limit: Int, window: Int64 = 60) {
-        self.limit = max(1, limit)
-        self.window = max(1, window)
+        counts = WindowCounts(limit: limit, window: window)
     }
 
     /// Counts one upload from `key` if it is within the limit.
     mutating func admit(_ key: String, now: Int64) -> Decision {
-        if counters.count >= Self.sweepThreshold {
-            counters = counters.filter { now < $0.value.windowStart + window }
-        }
-        guard var counter = counters[key], now < counter.windowStart + window else {
-            counters[key] = Counter(windowStart: now, uploads: 1)
-            return .allowed
-        }
-        guard counter.uploads < limit else { return .limited(retryAfter: counter.windowStart + window - now) }
-        counter.uploads += 1
-        counters[key] = counter
+        if let wait = counts.wait(for: [key], now: now) { return .limited(retryAfter: wait) }
+        counts.record([key], now: now)
         return .allowed
     }
 
     /// The number of keys tracked, for tests of the sweep.
-    var trackedKeys: Int { counters.count }
+    var trackedKeys: Int { counts.trackedKeys }
 }
 
 /// The limiter shared by every request of one server.

@@ -597,7 +597,7 @@ class Kiosk(Base):
         d = self.open("/kiosk?refresh=2")
         wait(lambda: self.kiosk_state(d)["state"] == "playing", 5, "playing")
         slides = lambda: d.execute_script("return fetch('/api/kiosk').then(r => r.json())")["slides"]
-        playlist = lambda: [s["uri"] for s in slides()]
+        playlist = lambda: [s["item"]["uri"] for s in slides()]
         shown = lambda: self.kiosk_state(d)["item"]
         before = playlist()
         poster = self.open("/")
@@ -607,7 +607,7 @@ class Kiosk(Base):
         seen = set()
         wait(lambda: seen.add(shown()) or new_item in seen, len(before) * D + 10, "the new story in the loop")
         # Move the server clock so maya's oldest story (22.5 h) passes 24 h.
-        oldest = min(slides(), key=lambda s: s["createdAt"])["uri"]
+        oldest = min(slides(), key=lambda s: s["item"]["createdAt"])["item"]["uri"]
         control("/advance?hours=2")
         try:
             time.sleep(2.5)
