@@ -48,8 +48,10 @@ final class ImageWork: Sendable {
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job: @Sendable (Int) -> Void = { [self] worker in
-                continuation.resume(with: Result { try work() })
+                let result = Result { try work() }
+                // The slot is given back before the caller resumes, so whoever sees the result sees it free.
                 finished(worker)
+                continuation.resume(with: result)
             }
             let admission: Admission = state.withLock { state in
                 if let worker = state.idleWorkers.popLast() { return .start(worker: worker) }
