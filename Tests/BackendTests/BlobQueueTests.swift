@@ -10,11 +10,17 @@ struct BlobQueueTests {
         // setup
         let queue = BlobQueue(limit: 2)
         let gate = DispatchSemaphore(value: 0)
-        let first = Task { try await queue.run { gate.wait(); return 1 } }
-        let second = Task { try await queue.run { 2 } }
         let deadline = ContinuousClock.now + .seconds(5)
-        while queue.pendingCount < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-        try #require(queue.pendingCount == 2)
+        func settle(at count: Int) async throws {
+            while queue.pendingCount < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+            try #require(queue.pendingCount == count)
+        }
+        // The second starts only once the first holds the queue: started together, the second could run and
+        // finish first, and the queue would never hold two.
+        let first = Task { try await queue.run { gate.wait(); return 1 } }
+        try await settle(at: 1)
+        let second = Task { try await queue.run { 2 } }
+        try await settle(at: 2)
 
         // act
         var refused = false
