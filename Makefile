@@ -17,11 +17,13 @@ DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
+# HTTP against nginx, 50 uploads at once, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
 bench: deps bench-deps demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
+	bash Tests/Benchmarks/soak.sh
 
-# Ten minutes of steady load while RSS and open descriptors are watched; SOAK_SECONDS=60 for a short one.
+# The soak alone: steady load while RSS and open descriptors are watched.
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
