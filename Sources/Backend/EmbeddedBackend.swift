@@ -111,11 +111,4 @@ enum XRPC {
     static func error(_ status: HTTPStatus, error: String, message: String) -> Response {
         json(XRPCErrorBody(error: error, message: message), status: status)
     }
-
-    /// 507: the server has no room to store what was sent (WebDAV's status, used by storage services).
-    static let insufficientStorage: HTTPStatus = {
-        var status = HTTPStatus(code: 507)
-        status.reasonPhrase = "Insufficient Storage"
-        return status
-    }()
 }

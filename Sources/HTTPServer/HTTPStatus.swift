@@ -62,6 +62,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let serviceUnavailable = HTTPStatus(code: 503)
     /// 504
     public static let gatewayTimeout = HTTPStatus(code: 504)
+    /// 507: no room to store what was sent (WebDAV's status, used by storage services).
+    public static let insufficientStorage = HTTPStatus(code: 507)
 
     private static let standardPhrases: [Int: String] = [
         100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 206: "Partial Content",
@@ -72,6 +74,6 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
         428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-        504: "Gateway Timeout",
+        504: "Gateway Timeout", 507: "Insufficient Storage",
     ]
 }

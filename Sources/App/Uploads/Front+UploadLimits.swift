@@ -5,19 +5,11 @@ import HatkClient
 /// this client is over its rate, or the story server is out of space or busy. Each is the form again with a
 /// sentence saying what happened and what to do, so nothing the person chose is lost in an error page.
 extension Front {
-    /// 507 Insufficient Storage, as the embedded backend answers a blob that does not fit on the disk.
-    static let insufficientStorage: HTTPStatus = {
-        var status = HTTPStatus(code: 507)
-        status.reasonPhrase = "Insufficient Storage"
-        return status
-    }()
-
     /// Counts this upload against its client address; nil when it may go ahead, else the form with 429 and
     /// Retry-After.
     func uploadRateLimited(_ request: Request) async throws -> Response? {
         let address = request.clientAddress(trustingForwardedFor: uploads.trustsForwardedFor) ?? "unknown"
-        let now = clock().microseconds / 1_000_000
-        guard case .limited(let wait) = uploads.limiter.admit(address, now: now) else { return nil }
+        guard case .limited(let wait) = uploads.limiter.admit(address, now: unixNow) else { return nil }
         var response = try await createForm(
             request,
             error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",
@@ -36,7 +28,7 @@ extension Front {
                 request,
                 error: "The server has run out of storage space, so your photo was not saved. "
                     + "Whoever runs this server needs to free some space; then try again.",
-                status: Self.insufficientStorage)
+                status: .insufficientStorage)
         case 503:
             var response = try await createForm(
                 request, error: "The story server is busy right now. Try again in a few seconds.", status: .serviceUnavailable)

@@ -82,7 +82,7 @@ extension EmbeddedBackend {
             case .unreadableImage: return XRPC.error(.badRequest, error.description)
             case .insufficientStorage:
                 BackendLog.error("uploadBlob: \(error)")
-                return XRPC.error(XRPC.insufficientStorage, error: "InsufficientStorage", message: error.description)
+                return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: error.description)
             case .writeFailed:
                 BackendLog.error("uploadBlob: \(error)")
                 return XRPC.error(
@@ -95,7 +95,7 @@ extension EmbeddedBackend {
             // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them.
             BackendLog.error("uploadBlob: \(error)")
             return XRPC.error(
-                XRPC.insufficientStorage, error: "InsufficientStorage",
+                .insufficientStorage, error: "InsufficientStorage",
                 message: "The server has no room left to record this blob; nothing was kept")
         }
         return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
