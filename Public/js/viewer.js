@@ -372,6 +372,9 @@
   const shell = $(document, "viewer-shell");
   if (!shell) return;
 
+  // The page Close returns to, as story links carry it ("" for home).
+  const fromHere = () => (location.pathname === "/" && !location.search ? "" : location.pathname + location.search);
+
   // Over the strip or a profile: a dialog with its own history entry, so Back closes it.
   function openOverlay(did, opener) {
     if (v) return;
@@ -388,7 +391,7 @@
     history.pushState({ viewer: true }, "", location.href);
     const s = createViewer(root, {
       authors, closeHref: here, signedIn: page.dataset.signedIn === "true" || !!root.dataset.csrf, history: true,
-      from: here === "/" ? "" : here,
+      from: fromHere(),
       onClose: () => { if (history.state && history.state.viewer) history.back(); else teardown(); },
     });
     function teardown() {
@@ -422,7 +425,6 @@
   // Warm the first request while the finger is still down.
   document.addEventListener("pointerdown", (e) => {
     const a = e.target.closest && e.target.closest("a[data-story-author]");
-    const here = location.pathname + location.search;
-    if (a && !v) storiesOf(a.dataset.storyAuthor, here === "/" ? "" : here);
+    if (a && !v) storiesOf(a.dataset.storyAuthor, fromHere());
   });
 })();

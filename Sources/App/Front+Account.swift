@@ -23,10 +23,9 @@ extension Front {
         _ request: Request, _ template: String, title: String, status: HTTPStatus = .ok, scripts: [String] = [],
         model: (String) throws -> Model
     ) throws -> Response {
-        let (csrf, setCookie) = cookies.csrfToken(for: request)
-        var response = try pages.render(template, title: title, model: try model(csrf), status: status, scripts: scripts)
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        let token = cookies.csrfToken(for: request)
+        return token.attach(
+            to: try pages.render(template, title: title, model: try model(token.value), status: status, scripts: scripts))
     }
 
     /// The signed-in session of this request, if its cookie names a live one.

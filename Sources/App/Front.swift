@@ -126,13 +126,14 @@ final class Front: Sendable {
         // A fresh household without any account starts at the first-run page.
         if household?.needsOwner == true { return .redirect(to: "/welcome", status: .found) }
         let session = try currentSession(request)
-        let (csrf, setCookie) = session == nil ? (nil, nil) : cookies.csrfToken(for: request)
+        // Signed-in visitors get a token for seen marks and the delete dialog.
+        let token = session.map { _ in cookies.csrfToken(for: request) }
         let model = try await HomePage.query(
-            try reader, seen: try seenState(session), viewer: session?.did, csrf: csrf, durationMs: viewer.photoDurationMs)
-        var response = try pages.render(
+            try reader, seen: try seenState(session), viewer: session?.did, csrf: token?.value,
+            durationMs: viewer.photoDurationMs)
+        let response = try pages.render(
             "home", title: "Stories", model: model, scripts: ["js/viewer.js"], signedInAs: session?.handle)
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return token?.attach(to: response) ?? response
     }
 
     /// `/stories/<actor>`: picks the story to open and redirects to its permalink.
@@ -168,11 +169,11 @@ final class Front: Sendable {
                 did: did, rkey: rkey, from: request.query("from"), reader: reader, seen: try seenState(session),
                 viewer: session?.did, durationMs: viewer.photoDurationMs, now: clock())
         else { return try notFound("This story does not exist, or it was deleted.") }
-        var setCookie: String?
+        let token = session.map { _ in cookies.csrfToken(for: request) }
+        model.csrf = token?.value
         if let session {
             // Served means seen, so the strip is right even for visitors without scripts.
             try recordSeen(model.item, account: session.did)
-            (model.csrf, setCookie) = cookies.csrfToken(for: request)
         }
         if session?.did == did.rawValue {
             switch request.query("posted") {
@@ -181,28 +182,26 @@ final class Front: Sendable {
             default: break
             }
         }
-        var response = try pages.render(
+        let response = try pages.render(
             "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"],
             bodyClass: "viewer-page")
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return token?.attach(to: response) ?? response
     }
 
     func profile(_ request: Request) async throws -> Response {
         let actor = try request.parameters.require("actor")
         let session = try currentSession(request)
-        let (csrf, setCookie) = session == nil ? (nil, nil) : cookies.csrfToken(for: request)
+        let token = session.map { _ in cookies.csrfToken(for: request) }
         guard
             let model = try await ProfilePage.query(
-                actor: actor, reader: try reader, seen: try seenState(session), viewer: session?.did, csrf: csrf,
+                actor: actor, reader: try reader, seen: try seenState(session), viewer: session?.did, csrf: token?.value,
                 durationMs: viewer.photoDurationMs, now: clock())
         else {
             return try notFound("No one called \(actor) is here.")
         }
-        var response = try pages.render(
+        let response = try pages.render(
             "profile", title: model.author.name, model: model, scripts: ["js/viewer.js"], signedInAs: session?.handle)
-        if let setCookie { response.headers.add("Set-Cookie", setCookie) }
-        return response
+        return token?.attach(to: response) ?? response
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.

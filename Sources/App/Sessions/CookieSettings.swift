@@ -15,11 +15,11 @@ struct CookieSettings: Sendable {
 
     func clearCookie(_ name: String) -> String { setCookie(name, "", maxAge: 0) }
 
-    /// The request's CSRF token, or a fresh one with the header that sets it.
-    func csrfToken(for request: Request) -> (token: String, setCookie: String?) {
-        if let existing = request.cookies[csrfName], existing.count >= 32 { return (existing, nil) }
+    /// The request's CSRF token, or a fresh one that sets its cookie on the page that carries it.
+    func csrfToken(for request: Request) -> CSRFToken {
+        if let existing = request.cookies[csrfName], existing.count >= 32 { return CSRFToken(value: existing, setCookie: nil) }
         let token = SecureRandom.token(byteCount: 32)
-        return (token, setCookie(csrfName, token, maxAge: 60 * 60 * 24 * 30))
+        return CSRFToken(value: token, setCookie: setCookie(csrfName, token, maxAge: 60 * 60 * 24 * 30))
     }
 
     /// A POST must carry the cookie's token in its form and come from our own origin.
@@ -35,5 +35,19 @@ struct CookieSettings: Sendable {
         else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and try again.")
         }
+    }
+}
+
+/// A CSRF token for a page to carry, and the cookie that must go out with that page when the visitor had none.
+struct CSRFToken: Sendable {
+    var value: String
+    var setCookie: String?
+
+    /// `response` with the token's cookie, when the token is new.
+    func attach(to response: Response) -> Response {
+        guard let setCookie else { return response }
+        var response = response
+        response.headers.add("Set-Cookie", setCookie)
+        return response
     }
 }
