@@ -45,8 +45,10 @@ public enum DAGCBOR {
                 return
             }
             if map.count == 1, let b64 = map["$bytes"]?.stringValue {
-                guard let bytes = Base64URL.decode(b64.replacingOccurrences(of: "+", with: "-")
-                    .replacingOccurrences(of: "/", with: "_"))
+                guard
+                    let bytes = Base64URL.decode(
+                        b64.replacingOccurrences(of: "+", with: "-")
+                            .replacingOccurrences(of: "/", with: "_"))
                 else { throw EncodingError(description: "bad $bytes") }
                 head(2, UInt64(bytes.count), &out)
                 out.append(contentsOf: bytes)

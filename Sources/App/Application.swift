@@ -90,8 +90,10 @@ public final class Application: Sendable {
             if FileManager.default.fileExists(atPath: configuration.placesCSV) {
                 offline = OfflineGeocoder(path: configuration.placesCSV)
             } else {
-                FileHandle.standardError.write(Data(
-                    "grain-stories: no place table at \(configuration.placesCSV) (run `make places`); photos keep their H3 cell but get no place name\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "grain-stories: no place table at \(configuration.placesCSV) (run `make places`); photos keep their H3 cell but get no place name\n"
+                            .utf8))
             }
         }
         switch configuration.geocoder {

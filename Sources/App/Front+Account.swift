@@ -43,7 +43,9 @@ extension Front {
         var error: String?
     }
 
-    func loginForm(_ request: Request, error: String? = nil, handle: String = "", status: HTTPStatus = .ok) throws
+    func loginForm(
+        _ request: Request, error: String? = nil, handle: String = "", status: HTTPStatus = .ok
+    ) throws
         -> Response
     {
         let next = SiteURL.localPath(request.query("next")) ?? SiteURL.home.path
@@ -67,7 +69,8 @@ extension Front {
             return .redirect(to: url.absoluteString)
         } catch let error as OAuthError {
             FileHandle.standardError.write(Data("sign-in could not start: \(error)\n".utf8))
-            let message = error.code == "unreachable"
+            let message =
+                error.code == "unreachable"
                 ? "The sign-in server could not be reached. Try again in a moment."
                 : "Sign-in could not start (\(error.code)). Check the handle and try again."
             return try loginForm(retry, error: message, handle: handle, status: .badGateway)

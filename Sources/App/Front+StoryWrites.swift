@@ -66,7 +66,8 @@ extension Front {
             let options = uploads.pipeline
             processed = try await uploads.work.run { try ImagePipeline.process(bytes, options: options) }
         } catch is ImageWork.Busy {
-            throw HTTPError(.serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
+            throw HTTPError(
+                .serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
         } catch let error as ImagingError {
             let status: HTTPStatus = error.kind == .tooLarge ? .payloadTooLarge : HTTPStatus(code: 422)
             return try await createForm(request, error: "That photo could not be used: \(error.description).", status: status)

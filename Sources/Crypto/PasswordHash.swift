@@ -71,7 +71,9 @@ public enum PasswordHash {
         return constantTimeEquals(derived, stored.hash)
     }
 
-    static func scrypt(_ password: String, salt: [UInt8], parameters: Parameters, length: Int) throws(CryptoError)
+    static func scrypt(
+        _ password: String, salt: [UInt8], parameters: Parameters, length: Int
+    ) throws(CryptoError)
         -> [UInt8]
     {
         var out = [UInt8](repeating: 0, count: length)

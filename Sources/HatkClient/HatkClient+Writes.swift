@@ -16,7 +16,9 @@ public struct DPoPCredentials: Sendable {
 
 /// `dev.hatk.*` writes, each signed with `Authorization: DPoP <token>` and a fresh proof carrying `ath`.
 extension HatkClient {
-    public func uploadBlob(_ bytes: [UInt8], mimeType: String, as credentials: DPoPCredentials) async throws(HatkError)
+    public func uploadBlob(
+        _ bytes: [UInt8], mimeType: String, as credentials: DPoPCredentials
+    ) async throws(HatkError)
         -> BlobRef
     {
         let output: UploadBlobOutput = try await procedure(
@@ -24,13 +26,17 @@ extension HatkClient {
         return output.blob
     }
 
-    public func createRecord(collection: String, record: JSONValue, as credentials: DPoPCredentials) async throws(HatkError)
+    public func createRecord(
+        collection: String, record: JSONValue, as credentials: DPoPCredentials
+    ) async throws(HatkError)
         -> WriteOutput
     {
         try await procedure("dev.hatk.createRecord", json: .object(["collection": .string(collection), "record": record]), credentials: credentials)
     }
 
-    public func putRecord(collection: String, rkey: String, record: JSONValue, as credentials: DPoPCredentials)
+    public func putRecord(
+        collection: String, rkey: String, record: JSONValue, as credentials: DPoPCredentials
+    )
         async throws(HatkError) -> WriteOutput
     {
         try await procedure(
@@ -46,7 +52,9 @@ extension HatkClient {
             credentials: credentials)
     }
 
-    func procedure<Output: Decodable>(_ nsid: String, json: JSONValue, credentials: DPoPCredentials) async throws(HatkError)
+    func procedure<Output: Decodable>(
+        _ nsid: String, json: JSONValue, credentials: DPoPCredentials
+    ) async throws(HatkError)
         -> Output
     {
         let body = (try? JSONEncoder().encode(json)) ?? Data()

@@ -68,7 +68,9 @@ public final class HatkClient: StoryReading {
     }
 
     /// One XRPC query: `GET /xrpc/<nsid>?…`, decoded into `Output`.
-    public func query<Output: Decodable>(_ nsid: String, _ parameters: [(String, String)]) async throws(HatkError)
+    public func query<Output: Decodable>(
+        _ nsid: String, _ parameters: [(String, String)]
+    ) async throws(HatkError)
         -> Output
     {
         var components = URLComponents(url: baseURL.appendingPathComponent("xrpc/\(nsid)"), resolvingAgainstBaseURL: false)!
@@ -108,7 +110,9 @@ public final class HatkClient: StoryReading {
         return (response.body, response.status, challenge)
     }
 
-    func decode<Output: Decodable>(_ type: Output.Type, data: Data, status: Int, nsid: String) throws(HatkError)
+    func decode<Output: Decodable>(
+        _ type: Output.Type, data: Data, status: Int, nsid: String
+    ) throws(HatkError)
         -> Output
     {
         guard (200..<300).contains(status) else {

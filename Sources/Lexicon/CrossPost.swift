@@ -28,15 +28,21 @@ public enum CrossPost {
         var facets: [JSONValue] = []
         let tag = Array("#GrainSocial".utf8)
         if let start = find(tag, in: bytes) {
-            facets.append(facet(start, start + tag.count, .object([
-                "$type": .string("app.bsky.richtext.facet#tag"), "tag": .string("GrainSocial"),
-            ])))
+            facets.append(
+                facet(
+                    start, start + tag.count,
+                    .object([
+                        "$type": .string("app.bsky.richtext.facet#tag"), "tag": .string("GrainSocial"),
+                    ])))
         }
         let url = Array(storyURL.utf8)
         if let start = find(url, in: bytes) {
-            facets.append(facet(start, start + url.count, .object([
-                "$type": .string("app.bsky.richtext.facet#link"), "uri": .string(storyURL),
-            ])))
+            facets.append(
+                facet(
+                    start, start + url.count,
+                    .object([
+                        "$type": .string("app.bsky.richtext.facet#link"), "uri": .string(storyURL),
+                    ])))
         }
         return .object([
             "$type": .string(collection),
@@ -44,10 +50,12 @@ public enum CrossPost {
             "facets": .array(facets),
             "embed": .object([
                 "$type": .string("app.bsky.embed.images"),
-                "images": .array([.object([
-                    "image": (try? JSONValue(encoding: image)) ?? .null, "alt": .string(""),
-                    "aspectRatio": .object(["width": .integer(Int64(aspectRatio.width)), "height": .integer(Int64(aspectRatio.height))]),
-                ])]),
+                "images": .array([
+                    .object([
+                        "image": (try? JSONValue(encoding: image)) ?? .null, "alt": .string(""),
+                        "aspectRatio": .object(["width": .integer(Int64(aspectRatio.width)), "height": .integer(Int64(aspectRatio.height))]),
+                    ])
+                ]),
             ]),
             "tags": .array([.string("grainsocial")]),
             "createdAt": .string(createdAt),

@@ -127,7 +127,9 @@ public enum RecordValidator {
         }
     }
 
-    static func optionalString(_ value: JSONValue?, path: String, maxLength: Int = 10_000, maxGraphemes: Int = 10_000)
+    static func optionalString(
+        _ value: JSONValue?, path: String, maxLength: Int = 10_000, maxGraphemes: Int = 10_000
+    )
         throws(Invalid)
     {
         guard let value else { return }

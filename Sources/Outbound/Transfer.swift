@@ -28,7 +28,9 @@ final class Transfer: @unchecked Sendable {
     var overflowed = false
     var refusal: (address: IPAddress, category: AddressCategory)?
 
-    init(_ request: OutboundRequest, policy: AddressPolicy, maximumBodySize: Int, connectTimeout: Duration)
+    init(
+        _ request: OutboundRequest, policy: AddressPolicy, maximumBodySize: Int, connectTimeout: Duration
+    )
         throws(OutboundError)
     {
         let host = request.url.host ?? ""

@@ -25,8 +25,7 @@ struct PlaceTable {
         return table
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> Result<PlaceTable, PlaceIndexError>
-    {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> Result<PlaceTable, PlaceIndexError> {
         var reader = CSVRecordReader(bytes: bytes)
         var fields: [CSVRecordReader.Field] = []
         guard reader.next(into: &fields) else { return .failure(.noRows(path, skipped: 0)) }

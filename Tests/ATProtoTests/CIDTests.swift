@@ -1,5 +1,5 @@
-import Foundation
 import ATProto
+import Foundation
 import Testing
 
 struct CIDTests {

@@ -7,7 +7,10 @@ struct SyntaxTests {
         for ok in ["did:plc:z72i7hdynmk6r22z27h6tvur", "did:web:example.com", "did:method:val:two", "did:m:v"] {
             #expect(DID.isValid(ok), "\(ok)")
         }
-        for bad in ["did:METHOD:val", "did:m123:val", "DID:method:val", "did:method:", "did:method:val/two", "did:method:val?two", "did:method:val%", "did:plc", "did::x", ""] {
+        for bad in [
+            "did:METHOD:val", "did:m123:val", "DID:method:val", "did:method:", "did:method:val/two", "did:method:val?two", "did:method:val%",
+            "did:plc", "did::x", "",
+        ] {
             #expect(!DID.isValid(bad), "\(bad)")
         }
     }
@@ -17,7 +20,10 @@ struct SyntaxTests {
         for ok in ["jay.bsky.social", "8.cn", "name.t--t", "XX.LCS.MIT.EDU", "a.co", "xn--notarealidn.com"] {
             #expect(Handle.isValid(ok), "\(ok)")
         }
-        for bad in ["jo@hn.test", "💩.test", "john..test", "xn--bcher-.tld", "john.0", "cn.8", "www.masełkowski.pl.com", "org", "name.org.", "-a.com", "a-.com"] {
+        for bad in [
+            "jo@hn.test", "💩.test", "john..test", "xn--bcher-.tld", "john.0", "cn.8", "www.masełkowski.pl.com", "org", "name.org.", "-a.com",
+            "a-.com",
+        ] {
             #expect(!Handle.isValid(bad), "\(bad)")
         }
         #expect(try Handle("Alice.Example.COM").rawValue == "alice.example.com")
@@ -30,7 +36,8 @@ struct SyntaxTests {
         #expect(uri.collection == "social.grain.story")
         #expect(uri.rkey == "3jzfcijpj2z2a")
         #expect(uri.description == "at://did:plc:abc123/social.grain.story/3jzfcijpj2z2a")
-        for bad in ["at://did:plc:abc", "https://x/a.b.c/d", "at://did:plc:abc/notnsid/x", "at://did:plc:abc/a.b.c/..", "at://did:plc:abc/a.b.c/x?y"] {
+        for bad in ["at://did:plc:abc", "https://x/a.b.c/d", "at://did:plc:abc/notnsid/x", "at://did:plc:abc/a.b.c/..", "at://did:plc:abc/a.b.c/x?y"]
+        {
             #expect(throws: SyntaxError.self) { try ATURI(bad) }
         }
     }
@@ -57,7 +64,9 @@ struct SyntaxTests {
         #expect(UTCTime(iso8601: "2026-08-19T23:03:11.123+02:00")?.iso8601 == "2026-08-19T21:03:11.123Z")
         #expect(UTCTime(iso8601: "2026-08-19T21:03:11Z")?.iso8601 == "2026-08-19T21:03:11.000Z")
         #expect(UTCTime(iso8601: "2026-08-19T21:03:11.1234567Z")?.microseconds == UTCTime(iso8601: "2026-08-19T21:03:11.123456Z")?.microseconds)
-        for bad in ["2026-08-19", "2026-08-19T21:03:11", "2026-13-19T21:03:11Z", "2026-08-19 21:03:11Z", "2026-08-19T21:03:11.Z", "nonsense-string-here!"] {
+        for bad in [
+            "2026-08-19", "2026-08-19T21:03:11", "2026-13-19T21:03:11Z", "2026-08-19 21:03:11Z", "2026-08-19T21:03:11.Z", "nonsense-string-here!",
+        ] {
             #expect(UTCTime(iso8601: bad) == nil, "\(bad)")
         }
         for ms in stride(from: Int64(-5_000_000_000_000), through: 5_000_000_000_000, by: 123_456_789_011) {

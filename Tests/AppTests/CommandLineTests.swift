@@ -4,7 +4,11 @@ import Testing
 struct CommandLineTests {
     @Test("serve options parse into the configuration")
     func parsesServe() throws {
-        guard case .serve(let c) = try Command.parse(["serve", "--demo", "--port", "0", "--data", "/tmp/x", "--appview", "https://grain.social", "--dev"]) else {
+        guard
+            case .serve(let c) = try Command.parse([
+                "serve", "--demo", "--port", "0", "--data", "/tmp/x", "--appview", "https://grain.social", "--dev",
+            ])
+        else {
             Issue.record("expected serve")
             return
         }
@@ -25,7 +29,9 @@ struct CommandLineTests {
 struct UsersCommandTests {
     @Test("users add parses its name and options")
     func parsesUsersAdd() throws {
-        guard case .addUser(let c) = try Command.parse(["users", "add", "Maya", "--display-name", "Maya Costa", "--password-stdin", "--data", "/tmp/d"]) else {
+        guard
+            case .addUser(let c) = try Command.parse(["users", "add", "Maya", "--display-name", "Maya Costa", "--password-stdin", "--data", "/tmp/d"])
+        else {
             Issue.record("expected users add")
             return
         }
@@ -41,7 +47,10 @@ struct UsersCommandTests {
 struct EnvironmentConfigurationTests {
     @Test("serve options come from GRAIN_STORIES_* variables, and flags win over them")
     func environment() throws {
-        let env = ["GRAIN_STORIES_PORT": "9000", "GRAIN_STORIES_DATA": "/srv/s", "GRAIN_STORIES_DEMO": "true", "GRAIN_STORIES_PUBLIC_URL": "https://s.example"]
+        let env = [
+            "GRAIN_STORIES_PORT": "9000", "GRAIN_STORIES_DATA": "/srv/s", "GRAIN_STORIES_DEMO": "true",
+            "GRAIN_STORIES_PUBLIC_URL": "https://s.example",
+        ]
         guard case .serve(let c) = try Command.parse(["serve", "--port", "9100"], environment: env) else {
             Issue.record("expected serve")
             return

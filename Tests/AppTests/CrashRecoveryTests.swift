@@ -26,7 +26,8 @@ struct CrashRecoveryTests {
         let data = try freshDataDirectory()
         let server = try await ServerProcess(dataDirectory: data)
         let connection = try RawConnection(port: server.port)
-        connection.send(Array("POST /xrpc/dev.hatk.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 3000000\r\n\r\n".utf8))
+        connection.send(
+            Array("POST /xrpc/dev.hatk.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 3000000\r\n\r\n".utf8))
         let chunk = [UInt8](repeating: 0xA5, count: 64 * 1024)
         for _ in 0..<8 {
             connection.send(chunk)

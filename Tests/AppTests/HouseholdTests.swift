@@ -22,7 +22,8 @@ struct HouseholdTests {
         #expect(short.status == 400)
         #expect(short.body.contains("at least 8 characters"))
         let created = try await browser.post(
-            "/welcome", form: [("csrf", token), ("name", "ana"), ("displayName", "Ana"), ("password", "a good password"), ("confirm", "a good password")])
+            "/welcome",
+            form: [("csrf", token), ("name", "ana"), ("displayName", "Ana"), ("password", "a good password"), ("confirm", "a good password")])
         #expect(created.status == 303)
         #expect(created.location == "/login?next=/create&handle=ana.home.test")
         let again = try await browser.post(
@@ -53,7 +54,10 @@ struct HouseholdTests {
         let joinPage = try await guest.get(path)
         #expect(joinPage.status == 200)
         let joined = try await guest.post(
-            path, form: [("csrf", try csrf(joinPage)), ("name", "cleo"), ("displayName", "Cleo"), ("password", "cleo password"), ("confirm", "cleo password")])
+            path,
+            form: [
+                ("csrf", try csrf(joinPage)), ("name", "cleo"), ("displayName", "Cleo"), ("password", "cleo password"), ("confirm", "cleo password"),
+            ])
         #expect(joined.status == 303)
         #expect(try await live.get("/profile/cleo.home.test").status == 200)
         #expect(try await guest.get(path).status == 404, "an invitation works once")

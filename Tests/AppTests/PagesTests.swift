@@ -187,7 +187,8 @@ struct CachingTests {
         let jpeg = try Imaging.encodeJPEG(RGBImage(width: 30, height: 40, red: 10, green: 200, blue: 90), quality: 80)
         #expect(try await browser.postMultipart("/create", fields: [("csrf", csrf)], file: ("photo", "p.jpg", "image/jpeg", jpeg)).status == 303)
         let after = try await live.get("/")
-        #expect(captures(#"data-story-author="([^"]+)""#, in: after.body).first == captures(#"data-story-author="([^"]+)""#, in: first.body).last,
+        #expect(
+            captures(#"data-story-author="([^"]+)""#, in: after.body).first == captures(#"data-story-author="([^"]+)""#, in: first.body).last,
             "Inês, who just posted, leads the strip immediately")
     }
 }

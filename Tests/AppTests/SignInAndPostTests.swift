@@ -90,7 +90,8 @@ struct SignInAndPostTests {
         defer { Task { await live.stop() } }
         let browser = Browser(base: live.base)
         let (requestURI, asCSRF) = try await openSignInPage(browser, handle: "maya.home.test")
-        let wrong = try await browser.post("/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "nope")])
+        let wrong = try await browser.post(
+            "/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "nope")])
         #expect(wrong.status == 401)
         #expect(wrong.body.contains("Wrong username or password"))
         #expect(browser.cookie("gs_session") == nil)
@@ -103,7 +104,8 @@ struct SignInAndPostTests {
         for tamper in ["state", "iss"] {
             let browser = Browser(base: live.base)
             let (requestURI, asCSRF) = try await openSignInPage(browser, handle: "maya.home.test")
-            let approved = try await browser.post("/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "maya-stories")])
+            let approved = try await browser.post(
+                "/oauth/authorize", form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", "maya"), ("password", "maya-stories")])
             var callback = try #require(approved.location)
             if tamper == "state" {
                 callback = callback.replacingOccurrences(of: "state=", with: "state=x")

@@ -38,7 +38,9 @@ struct SnapshotTests {
         #expect(html == expected, "snapshot \(name) differs; if intended, record again with SNAPSHOT_RECORD=1")
     }
 
-    static let maya = ProfileView(cid: "bafyreib", did: "did:plc:maya", handle: "maya.home.test", displayName: "Maya <Costa>", avatar: "http://x.test/img/avatar/did:plc:maya/bafkreia")
+    static let maya = ProfileView(
+        cid: "bafyreib", did: "did:plc:maya", handle: "maya.home.test", displayName: "Maya <Costa>",
+        avatar: "http://x.test/img/avatar/did:plc:maya/bafkreia")
     static let jonas = ProfileView(cid: "", did: "did:plc:jonas", handle: "jonas.home.test")
 
     static func story(_ rkey: String, by creator: ProfileView, hoursAgo: Double, now: UTCTime) -> StoryView {
@@ -70,7 +72,9 @@ struct SnapshotTests {
         let model = StoryPage.model(
             stories, index: 1, authors: [Self.maya.did, "did:plc:jonas"], close: "/", seen: SeenState(), viewer: nil,
             durationMs: 5000, now: now)
-        try assertSnapshot("viewer", normalized(try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page")))
+        try assertSnapshot(
+            "viewer",
+            normalized(try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page")))
     }
 
     @Test("the profile renders as recorded")
@@ -78,8 +82,12 @@ struct SnapshotTests {
         let model = ProfilePage.Model(
             author: AuthorTile(profile: Self.maya, storyCount: 2, href: "/profile/maya.home.test"), description: "Photos & <b>things</b>",
             hasStories: true, storiesHref: "/stories/did:plc:maya?from=/profile/maya.home.test", storySummary: "2 active stories",
-            archive: [ProfilePage.ArchiveItem(href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story from 3 hours ago", expired: false),
-                      ProfilePage.ArchiveItem(href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true)],
+            archive: [
+                ProfilePage.ArchiveItem(
+                    href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story from 3 hours ago", expired: false),
+                ProfilePage.ArchiveItem(
+                    href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true),
+            ],
             shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
         try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model)))
     }

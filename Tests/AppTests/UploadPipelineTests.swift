@@ -31,7 +31,8 @@ struct UploadPipelineTests {
         _ = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
         // Stored 2400×1600 with orientation 6: upright it is a 1600×2400 portrait.
         let photo = try ExifJPEG.make(width: 2400, height: 1600, orientation: 6, latitude: 38.7223, longitude: -9.1393)
-        let posted = try await postForm(browser, photo: photo, type: "image/jpeg", fields: [("useLocation", "on"), ("location", ""), ("labels", "nudity"), ("labels", "bogus")])
+        let posted = try await postForm(
+            browser, photo: photo, type: "image/jpeg", fields: [("useLocation", "on"), ("location", ""), ("labels", "nudity"), ("labels", "bogus")])
         #expect(posted.status == 303)
         let record = try latestStory(live, handle: "maya.home.test")
         #expect(record.aspectRatio == AspectRatio(width: 1333, height: 2000))
@@ -97,8 +98,10 @@ struct UploadPipelineTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tools-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("in.jpg").path
-        _ = FileManager.default.createFile(atPath: input, contents: Data(try ExifJPEG.make(width: 3000, height: 2000, orientation: 8, latitude: -33.8688, longitude: 151.2093)))
-        let line = try Tools.processImage(input: input, output: dir.appendingPathComponent("out.jpg").path, maxBytes: 300_000, placesCSV: "/nonexistent")
+        _ = FileManager.default.createFile(
+            atPath: input, contents: Data(try ExifJPEG.make(width: 3000, height: 2000, orientation: 8, latitude: -33.8688, longitude: 151.2093)))
+        let line = try Tools.processImage(
+            input: input, output: dir.appendingPathComponent("out.jpg").path, maxBytes: 300_000, placesCSV: "/nonexistent")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let (w, h) = (json["width"] as? Int ?? 0, json["height"] as? Int ?? 0)
         #expect(h <= 2000 && w < h && abs(Double(w) / Double(h) - 2.0 / 3.0) < 0.01, "oriented to portrait: \(w)×\(h)")

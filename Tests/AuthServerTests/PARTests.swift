@@ -33,7 +33,8 @@ struct PARTests {
         let client = TestClient()
         let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.seconds)
         let other = try TestClient().proof(.post, "/oauth/par", now: fixture.clock.seconds)
-        let forged = proof.split(separator: ".").prefix(2).joined(separator: ".") + "."
+        let forged =
+            proof.split(separator: ".").prefix(2).joined(separator: ".") + "."
             + other.split(separator: ".")[2]
 
         // act
@@ -46,10 +47,12 @@ struct PARTests {
     }
 
     /// `htu` must be the issuer plus the endpoint path, and `htm` the method.
-    @Test("PAR with a proof for another URL or method is refused", arguments: [
-        ("POST", "http://127.0.0.1:8080/oauth/token"), ("POST", "http://evil.test/oauth/par"),
-        ("GET", "http://127.0.0.1:8080/oauth/par"),
-    ])
+    @Test(
+        "PAR with a proof for another URL or method is refused",
+        arguments: [
+            ("POST", "http://127.0.0.1:8080/oauth/token"), ("POST", "http://evil.test/oauth/par"),
+            ("GET", "http://127.0.0.1:8080/oauth/par"),
+        ])
     func wrongTarget(method: String, url: String) async throws {
         // setup
         let fixture = try AuthFixture()

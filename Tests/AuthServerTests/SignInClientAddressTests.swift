@@ -7,7 +7,9 @@ import Testing
 /// the last X-Forwarded-For hop.
 struct SignInClientAddressTests {
     /// Three failures under unknown usernames (so only the address key fills up), each through `headers`.
-    func failThreeTimes(_ fixture: AuthFixture, _ client: TestClient, _ requestURI: String, peer: String, forwardedFor: [String]) async
+    func failThreeTimes(
+        _ fixture: AuthFixture, _ client: TestClient, _ requestURI: String, peer: String, forwardedFor: [String]
+    ) async
         -> [Int]
     {
         var statuses: [Int] = []

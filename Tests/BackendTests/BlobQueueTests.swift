@@ -17,7 +17,11 @@ struct BlobQueueTests {
         }
         // The second starts only once the first holds the queue: started together, the second could run and
         // finish first, and the queue would never hold two.
-        let first = Task { try await queue.run { gate.wait(); return 1 } }
+        let first = Task {
+            try await queue.run {
+                gate.wait(); return 1
+            }
+        }
         try await settle(at: 1)
         let second = Task { try await queue.run { 2 } }
         try await settle(at: 2)

@@ -17,7 +17,8 @@ struct CrossPostTests {
     @Test("facets point at the hashtag and the link by UTF-8 byte offsets, past the 4-byte pin emoji")
     func facets() throws {
         let blob = BlobRef(cid: CID(hashing: [1, 2, 3], codec: .raw).description, mimeType: "image/jpeg", size: 3)
-        let record = CrossPost.record(place: "Café Ñ", storyURL: url, image: blob, aspectRatio: AspectRatio(width: 3, height: 4), createdAt: "2026-08-19T12:00:00.000Z")
+        let record = CrossPost.record(
+            place: "Café Ñ", storyURL: url, image: blob, aspectRatio: AspectRatio(width: 3, height: 4), createdAt: "2026-08-19T12:00:00.000Z")
         let text = try #require(record["text"]?.stringValue)
         let bytes = Array(text.utf8)
         guard case .array(let facets)? = record["facets"] else { Issue.record("no facets"); return }
@@ -36,7 +37,9 @@ struct CrossPostTests {
     @Test("a very long place is shortened so the post stays within 300 characters, keeping the link whole")
     func longPlace() throws {
         let blob = BlobRef(cid: CID(hashing: [1], codec: .raw).description, mimeType: "image/jpeg", size: 1)
-        let record = CrossPost.record(place: String(repeating: "Ü", count: 400), storyURL: url, image: blob, aspectRatio: AspectRatio(width: 1, height: 1), createdAt: "2026-08-19T12:00:00.000Z")
+        let record = CrossPost.record(
+            place: String(repeating: "Ü", count: 400), storyURL: url, image: blob, aspectRatio: AspectRatio(width: 1, height: 1),
+            createdAt: "2026-08-19T12:00:00.000Z")
         let text = try #require(record["text"]?.stringValue)
         #expect(text.count <= 300)
         #expect(text.hasSuffix(url))
@@ -49,13 +52,15 @@ struct CrossPostTests {
         let jpeg = try BackendFixture.jpeg(width: 40, height: 30)
         let blobJSON = try #require(await f.post("dev.hatk.uploadBlob", as: maya, contentType: "image/jpeg", body: jpeg).json?["blob"])
         let blob = try blobJSON.decode(as: BlobRef.self)
-        let record = CrossPost.record(place: "Lisbon", storyURL: url, image: blob, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
+        let record = CrossPost.record(
+            place: "Lisbon", storyURL: url, image: blob, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
         let ok = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string(CrossPost.collection), "record": record]))
         #expect(ok.status == 200)
         #expect(ok.json?["uri"]?.stringValue?.contains("/app.bsky.feed.post/") == true)
         var big = blob
         big.size = 1_000_001
-        let tooBig = CrossPost.record(place: nil, storyURL: url, image: big, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
+        let tooBig = CrossPost.record(
+            place: nil, storyURL: url, image: big, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
         let refused = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string(CrossPost.collection), "record": tooBig]))
         #expect(refused.status == 400)
     }

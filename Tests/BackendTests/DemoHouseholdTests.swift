@@ -25,7 +25,9 @@ struct DemoHouseholdTests {
             #expect((2...5).contains(author.storyCount))
             #expect(author.profile.avatar != nil)
             #expect(author.profile.displayName != nil)
-            let stories = try #require(try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(author.profile.did))").json?.decode(as: StoriesOutput.self)).stories
+            let stories = try #require(
+                try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(author.profile.did))").json?.decode(as: StoriesOutput.self)
+            ).stories
             #expect(stories.count == author.storyCount)
             for story in stories {
                 ratios.insert("\(story.aspectRatio.width)x\(story.aspectRatio.height)")
@@ -42,8 +44,12 @@ struct DemoHouseholdTests {
         let f = try BackendFixture()
         try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         let jonas = try #require(try f.backend.store.account("jonas.home.test"))
-        let archive = try #require(try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)).stories
-        let active = try #require(try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)).stories
+        let archive = try #require(
+            try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)
+        ).stories
+        let active = try #require(
+            try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)
+        ).stories
         #expect(archive.count == active.count + 1)
         #expect(archive.filter { $0.expired == true }.count == 1)
     }

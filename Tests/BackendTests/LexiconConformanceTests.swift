@@ -34,10 +34,14 @@ struct LexiconConformanceTests {
     @Test("the validator itself catches a missing required field and a malformed DID")
     func validatorCanFail() throws {
         let lexicons = try LexiconValidator()
-        let bad: JSONValue = .object(["authors": .array([.object([
-            "profile": .object(["cid": .string(""), "did": .string("not-a-did"), "handle": .string("a.test")]),
-            "latestAt": .string("2026-08-19T12:00:00.000Z"),
-        ])])])
+        let bad: JSONValue = .object([
+            "authors": .array([
+                .object([
+                    "profile": .object(["cid": .string(""), "did": .string("not-a-did"), "handle": .string("a.test")]),
+                    "latestAt": .string("2026-08-19T12:00:00.000Z"),
+                ])
+            ])
+        ])
         let problems = lexicons.validateOutput(bad, of: "social.grain.unspecced.getStoryAuthors")
         #expect(problems.contains { $0.contains("storyCount") })
         #expect(problems.contains { $0.contains("not-a-did") })

@@ -92,7 +92,8 @@ struct StoryQueryTests {
         try f.story(by: maya, hoursAgo: 2, labels: ["nudity"])
         let authors = try #require(try await f.xrpc("social.grain.unspecced.getStoryAuthors").json?.decode(as: StoryAuthorsOutput.self))
         #expect(authors.authors.first?.storyCount == 1)
-        let stories = try #require(try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(maya.rawValue))").json?.decode(as: StoriesOutput.self))
+        let stories = try #require(
+            try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(maya.rawValue))").json?.decode(as: StoriesOutput.self))
         #expect(stories.stories.count == 1)
         #expect(stories.stories[0].labels?.map(\.val) == ["nudity"])
         let single = await f.xrpc("social.grain.unspecced.getStory", "story=\(encode(hidden.description))")
@@ -124,13 +125,18 @@ struct StoryQueryTests {
         let f = try BackendFixture()
         let maya = try f.account("maya")
         for hours in [1.0, 5, 26, 50, 80] { try f.story(by: maya, hoursAgo: hours) }
-        let page1 = try #require(try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2").json?.decode(as: StoriesOutput.self))
+        let page1 = try #require(
+            try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2").json?.decode(as: StoriesOutput.self))
         #expect(page1.stories.count == 2)
         #expect(page1.stories.map { $0.expired } == [false, false])
         let cursor = try #require(page1.cursor)
-        let page2 = try #require(try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2&cursor=\(encode(cursor))").json?.decode(as: StoriesOutput.self))
+        let page2 = try #require(
+            try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2&cursor=\(encode(cursor))").json?
+                .decode(as: StoriesOutput.self))
         #expect(page2.stories.map { $0.expired } == [true, true])
-        let page3 = try #require(try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2&cursor=\(encode(page2.cursor ?? ""))").json?.decode(as: StoriesOutput.self))
+        let page3 = try #require(
+            try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))&limit=2&cursor=\(encode(page2.cursor ?? ""))")
+                .json?.decode(as: StoriesOutput.self))
         #expect(page3.stories.count == 1)
         #expect(page3.cursor == nil, "the last page has no cursor")
         let all = page1.stories + page2.stories + page3.stories

@@ -1,7 +1,7 @@
 import ATProto
-import HTTPServer
 import Backend
 import Foundation
+import HTTPServer
 import Lexicon
 import Testing
 
@@ -31,10 +31,12 @@ struct WriteTests {
         let (status, json) = await f.post("dev.hatk.uploadBlob", as: maya, contentType: "image/jpeg", body: jpeg)
         #expect(status == 200)
         let blob = try #require(json?["blob"])
-        #expect(blob == .object([
-            "$type": .string("blob"), "ref": .object(["$link": .string(CID(hashing: jpeg, codec: .raw).description)]),
-            "mimeType": .string("image/jpeg"), "size": .integer(Int64(jpeg.count)),
-        ]))
+        #expect(
+            blob
+                == .object([
+                    "$type": .string("blob"), "ref": .object(["$link": .string(CID(hashing: jpeg, codec: .raw).description)]),
+                    "mimeType": .string("image/jpeg"), "size": .integer(Int64(jpeg.count)),
+                ]))
     }
 
     @Test("uploadBlob refuses other types, empty bodies and images that do not decode")
@@ -55,9 +57,11 @@ struct WriteTests {
         let jonas = try f.account("jonas")
         let jpeg = try BackendFixture.jpeg(width: 60, height: 80)
         let blob = try #require(await f.post("dev.hatk.uploadBlob", as: maya, contentType: "image/jpeg", body: jpeg).json?["blob"])
-        let (status, json) = await f.post("dev.hatk.createRecord", as: maya, json: .object([
-            "collection": .string("social.grain.story"), "repo": .string(jonas.rawValue), "record": storyRecord(blob),
-        ]))
+        let (status, json) = await f.post(
+            "dev.hatk.createRecord", as: maya,
+            json: .object([
+                "collection": .string("social.grain.story"), "repo": .string(jonas.rawValue), "record": storyRecord(blob),
+            ]))
         #expect(status == 200)
         let uri = try ATURI(try #require(json?["uri"]?.stringValue))
         #expect(uri.authority == maya.rawValue)
@@ -82,9 +86,13 @@ struct WriteTests {
         #expect(await create(noRatio) == (400, "InvalidRecord: record/aspectRatio: is required"))
         #expect(await create(storyRecord(blob, createdAt: "yesterday")).1 == "InvalidRecord: record/createdAt: must be an RFC 3339 datetime")
         #expect(await create(storyRecord(.string("nope"))).1 == "InvalidRecord: record/media: must be a blob reference")
-        let foreign: JSONValue = .object(["$type": .string("blob"), "ref": .object(["$link": .string(CID(hashing: [1], codec: .raw).description)]), "mimeType": .string("image/jpeg"), "size": .integer(1)])
+        let foreign: JSONValue = .object([
+            "$type": .string("blob"), "ref": .object(["$link": .string(CID(hashing: [1], codec: .raw).description)]),
+            "mimeType": .string("image/jpeg"), "size": .integer(1),
+        ])
         #expect(await create(storyRecord(foreign)).1?.contains("was not uploaded by this account") == true)
-        let unknown = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string("app.example.thing"), "record": .object([:])]))
+        let unknown = await f.post(
+            "dev.hatk.createRecord", as: maya, json: .object(["collection": .string("app.example.thing"), "record": .object([:])]))
         #expect(unknown.status == 400)
         #expect(await f.post("dev.hatk.createRecord", as: maya, body: Array("not json".utf8)).status == 400)
         #expect(try f.backend.store.activeStories(of: maya.rawValue, now: f.clock.now).isEmpty, "nothing was written")
@@ -96,14 +104,18 @@ struct WriteTests {
         let maya = try f.account("maya")
         let jonas = try f.account("jonas")
         let uri = try f.story(by: maya, hoursAgo: 1)
-        let forbidden = await f.post("dev.hatk.deleteRecord", as: jonas, json: .object([
-            "collection": .string("social.grain.story"), "rkey": .string(uri.rkey), "repo": .string(maya.rawValue),
-        ]))
+        let forbidden = await f.post(
+            "dev.hatk.deleteRecord", as: jonas,
+            json: .object([
+                "collection": .string("social.grain.story"), "rkey": .string(uri.rkey), "repo": .string(maya.rawValue),
+            ]))
         #expect(forbidden.status == 403)
         #expect(try f.backend.store.record(uri) != nil)
-        let deleted = await f.post("dev.hatk.deleteRecord", as: maya, json: .object([
-            "collection": .string("social.grain.story"), "rkey": .string(uri.rkey),
-        ]))
+        let deleted = await f.post(
+            "dev.hatk.deleteRecord", as: maya,
+            json: .object([
+                "collection": .string("social.grain.story"), "rkey": .string(uri.rkey),
+            ]))
         #expect(deleted.status == 200)
         #expect(try f.backend.store.record(uri) == nil)
     }
@@ -114,18 +126,22 @@ struct WriteTests {
         let maya = try f.account("maya")
         let jpeg = try BackendFixture.jpeg(width: 64, height: 64)
         let blob = try #require(await f.post("dev.hatk.uploadBlob", as: maya, contentType: "image/jpeg", body: jpeg).json?["blob"])
-        let (status, _) = await f.post("dev.hatk.putRecord", as: maya, json: .object([
-            "collection": .string("social.grain.actor.profile"), "rkey": .string("self"),
-            "record": .object(["displayName": .string("Maya C."), "avatar": blob]),
-        ]))
+        let (status, _) = await f.post(
+            "dev.hatk.putRecord", as: maya,
+            json: .object([
+                "collection": .string("social.grain.actor.profile"), "rkey": .string("self"),
+                "record": .object(["displayName": .string("Maya C."), "avatar": blob]),
+            ]))
         #expect(status == 200)
         let profile = await f.xrpc("social.grain.unspecced.getActorProfile", "actor=maya.home.test")
         #expect(profile.json?["displayName"] == .string("Maya C."))
         #expect(profile.json?["avatar"]?.stringValue?.contains("/img/avatar/") == true)
-        let tooLong = await f.post("dev.hatk.putRecord", as: maya, json: .object([
-            "collection": .string("social.grain.actor.profile"), "rkey": .string("self"),
-            "record": .object(["displayName": .string(String(repeating: "x", count: 65))]),
-        ]))
+        let tooLong = await f.post(
+            "dev.hatk.putRecord", as: maya,
+            json: .object([
+                "collection": .string("social.grain.actor.profile"), "rkey": .string("self"),
+                "record": .object(["displayName": .string(String(repeating: "x", count: 65))]),
+            ]))
         #expect(tooLong.status == 400)
     }
 }
@@ -151,8 +167,9 @@ struct NonceChallengeTests {
     func challenge() async throws {
         let f = try BackendFixture()
         f.backend.setAuthenticator(ChallengingAuthenticator())
-        let response = await f.router.respond(to: Request(
-            method: .post, path: "/xrpc/dev.hatk.createRecord", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
+        let response = await f.router.respond(
+            to: Request(
+                method: .post, path: "/xrpc/dev.hatk.createRecord", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         #expect(response.status.code == 401)
         #expect(response.headers["DPoP-Nonce"] == "n-123")
         #expect(response.headers["WWW-Authenticate"]?.contains("use_dpop_nonce") == true)

@@ -13,7 +13,8 @@ struct JSONTagTests {
             "html": .safe(SafeHTML(unsafeRaw: "<b>")),
         ]
         let output = try render(source, ["story": story])
-        let expected = #"{"count":3,"html":"\u003cb\u003e","none":null,"ok":true,"ratio":0.5,"tags":["x",1],"#
+        let expected =
+            #"{"count":3,"html":"\u003cb\u003e","none":null,"ok":true,"ratio":0.5,"tags":["x",1],"#
             + #""text":"a \u0026 b \u2028\u2029 \"q\" \\ \n\t\u0001","title":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e"}"#
         #expect(output == "<script type=\"application/json\" id=\"data\">\(expected)</script>")
     }

@@ -38,11 +38,12 @@ struct PartialAndLayoutTests {
     /// Cycles are found at load time, not as a stack overflow during a request.
     @Test("an include cycle is refused at load time, naming the cycle, file and line")
     func includeCycle() throws {
-        let error = try #require(try loadError([
-            "a.html": "a{{> b }}",
-            "b.html": "b\n{{> partials/c }}",
-            "partials/c.html": "c\n\n{{> a }}",
-        ]))
+        let error = try #require(
+            try loadError([
+                "a.html": "a{{> b }}",
+                "b.html": "b\n{{> partials/c }}",
+                "partials/c.html": "c\n\n{{> a }}",
+            ]))
         #expect(error.message == "include cycle: a -> b -> partials/c -> a")
         #expect(error.file == "partials/c.html")
         #expect(error.line == 3)

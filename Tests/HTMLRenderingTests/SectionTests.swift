@@ -48,7 +48,8 @@ struct SectionTests {
     /// Lookup walks outward through the scopes, innermost first.
     @Test("names are looked up through the scope stack, innermost first")
     func scopeLookup() throws {
-        let source = "{{#each stories}}{{title}} by {{author.name}} in {{site}} ({{@index}})"
+        let source =
+            "{{#each stories}}{{title}} by {{author.name}} in {{site}} ({{@index}})"
             + "{{#each tags}} [{{.}} {{title}} {{@index}}]{{/each}};{{/each}}"
         let context: TemplateValue = [
             "site": "Grain",

@@ -4,7 +4,7 @@ import Testing
 @testable import HTTPServer
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension LiveTests {

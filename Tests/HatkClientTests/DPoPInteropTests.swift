@@ -24,7 +24,9 @@ struct DPoPInteropTests {
         let stub = try StubServer { router in
             router.on(.get, "/.well-known/oauth-authorization-server") { _ in
                 let o = recorder.origin()
-                return jsonBody(#"{"issuer":"\#(o)","authorization_endpoint":"\#(o)/oauth/authorize","token_endpoint":"\#(o)/oauth/token","pushed_authorization_request_endpoint":"\#(o)/oauth/par"}"#)
+                return jsonBody(
+                    #"{"issuer":"\#(o)","authorization_endpoint":"\#(o)/oauth/authorize","token_endpoint":"\#(o)/oauth/token","pushed_authorization_request_endpoint":"\#(o)/oauth/par"}"#
+                )
             }
             router.on(.post, "/oauth/par") { request in
                 recorder.record(request)
@@ -39,7 +41,9 @@ struct DPoPInteropTests {
             }
             router.on(.post, "/oauth/token") { request in
                 recorder.record(request)
-                return jsonBody(#"{"access_token":"at-\#(UUID().uuidString)","token_type":"DPoP","expires_in":3600,"refresh_token":"rt-\#(UUID().uuidString)","sub":"did:plc:abc","scope":"atproto"}"#)
+                return jsonBody(
+                    #"{"access_token":"at-\#(UUID().uuidString)","token_type":"DPoP","expires_in":3600,"refresh_token":"rt-\#(UUID().uuidString)","sub":"did:plc:abc","scope":"atproto"}"#
+                )
             }
             router.on(.post, "/xrpc/dev.hatk.createRecord") { request in
                 recorder.record(request)
@@ -63,8 +67,11 @@ struct DPoPInteropTests {
 
         let proofs = recorder.captured.withLock { $0 }
         #expect(proofs.count == 5, "PAR twice (nonce retry), token, refresh, one XRPC call")
-        #expect(Set(proofs.map { (try? JWT.decode($0.proof, header: DPoP.Header.self, claims: DPoP.Claims.self))?.claims.jti ?? "" }).count == 5, "every jti is unique")
-        let thumbprints = Set(proofs.compactMap { (try? JWT.decode($0.proof, header: DPoP.Header.self, claims: DPoP.Claims.self))?.header.jwk.thumbprint })
+        #expect(
+            Set(proofs.map { (try? JWT.decode($0.proof, header: DPoP.Header.self, claims: DPoP.Claims.self))?.claims.jti ?? "" }).count == 5,
+            "every jti is unique")
+        let thumbprints = Set(
+            proofs.compactMap { (try? JWT.decode($0.proof, header: DPoP.Header.self, claims: DPoP.Claims.self))?.header.jwk.thumbprint })
         #expect(thumbprints.count == 1, "one DPoP key for PAR, token, refresh and XRPC")
 
         let script = """
@@ -126,9 +133,10 @@ final class Recorder: Sendable {
         let auth = request.headers["Authorization"]
         let url = origin() + request.path
         captured.withLock {
-            $0.append(DPoPInteropTests.Captured(
-                method: request.method.rawValue, url: url, proof: request.headers["DPoP"] ?? "",
-                accessToken: auth?.hasPrefix("DPoP ") == true ? String(auth!.dropFirst(5)) : nil))
+            $0.append(
+                DPoPInteropTests.Captured(
+                    method: request.method.rawValue, url: url, proof: request.headers["DPoP"] ?? "",
+                    accessToken: auth?.hasPrefix("DPoP ") == true ? String(auth!.dropFirst(5)) : nil))
         }
     }
 }
@@ -149,7 +157,9 @@ func runPython(_ script: String, input: String) throws -> String {
     let errors = stderr.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw NSError(domain: "python", code: Int(process.terminationStatus), userInfo: [NSLocalizedDescriptionKey: String(decoding: errors, as: UTF8.self) + " (is jwcrypto installed? `make test` installs it)"])
+        throw NSError(
+            domain: "python", code: Int(process.terminationStatus),
+            userInfo: [NSLocalizedDescriptionKey: String(decoding: errors, as: UTF8.self) + " (is jwcrypto installed? `make test` installs it)"])
     }
     return String(decoding: output, as: UTF8.self)
 }

@@ -37,7 +37,8 @@ struct HatkClientTests {
             router.on(.get, "/xrpc/social.grain.unspecced.getStoryArchive") { request in
                 let actor = request.query("actor") ?? ""
                 let cursor = request.query("cursor") ?? ""
-                let body = #"{"cursor":"\#(cursor)","stories":[{"uri":"at://\#(actor)/social.grain.story/3jzfcijpj2z2a","cid":"bafyreib","creator":{"cid":"","did":"\#(actor)","handle":"a.test"},"thumb":"https://x/t","fullsize":"https://x/f","aspectRatio":{"width":3,"height":4},"createdAt":"2026-08-19T21:03:11.123Z","expired":false}]}"#
+                let body =
+                    #"{"cursor":"\#(cursor)","stories":[{"uri":"at://\#(actor)/social.grain.story/3jzfcijpj2z2a","cid":"bafyreib","creator":{"cid":"","did":"\#(actor)","handle":"a.test"},"thumb":"https://x/t","fullsize":"https://x/f","aspectRatio":{"width":3,"height":4},"createdAt":"2026-08-19T21:03:11.123Z","expired":false}]}"#
                 return jsonBody(body)
             }
         }

@@ -45,7 +45,9 @@ import Testing
             (65.9, 179.99, "Egvekinot", "RU", -179.12198),
             (0.0, -180.0, "Kulia Village", "TV", 177.33393),
         ])
-    func antimeridian(latitude: Double, longitude: Double, name: String, country: String, placeLongitude: Double)
+    func antimeridian(
+        latitude: Double, longitude: Double, name: String, country: String, placeLongitude: Double
+    )
         throws
     {
         let index = try RealPlaceTable.index()

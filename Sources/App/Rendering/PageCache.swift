@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
+import HTTPServer
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import HTTPServer
-import Synchronization
 
 /// A one-second cache of whole pages for visitors who are not signed in: a busy strip is rendered
 /// once a second, not once a request. Each answer still gets its own CSP nonce, swapped into the body.

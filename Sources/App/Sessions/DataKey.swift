@@ -10,7 +10,9 @@ enum DataKey {
         let description: String
     }
 
-    static func load(dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    static func load(
+        dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws
         -> SealingKey
     {
         if let encoded = environment[environmentVariable] {

@@ -80,9 +80,11 @@ final class SessionStore: Sendable {
     }
 
     func session(idHash: String, now: Int64) throws -> BrowserSession? {
-        guard let row = try database.read({
-            try $0.queryOne("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?", [idHash, now])
-        }), let sealedTokens = row.bytes("sealed_tokens"), let sealedKey = row.bytes("sealed_key") else { return nil }
+        guard
+            let row = try database.read({
+                try $0.queryOne("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?", [idHash, now])
+            }), let sealedTokens = row.bytes("sealed_tokens"), let sealedKey = row.bytes("sealed_key")
+        else { return nil }
         // A row that no longer opens (key rotated, tampering) is treated as signed out.
         guard let tokenBytes = try? key.open(sealedTokens, context: "tokens:\(idHash)"),
             let tokens = try? JSONDecoder().decode(TokenSet.self, from: Data(tokenBytes)),

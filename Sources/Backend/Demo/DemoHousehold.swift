@@ -87,7 +87,9 @@ public enum DemoHousehold {
     ///   - photos: the folder holding the sample photographs (`make demo-photos` fills one).
     ///   - handleDomain: the domain handles end in, e.g. `home.test` gives `maya.home.test`.
     @discardableResult
-    public static func seed(into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime) throws
+    public static func seed(
+        into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime
+    ) throws
         -> [String]
     {
         guard try backend.store.accountCount() == 0 else { return [] }
@@ -135,7 +137,9 @@ public enum DemoHousehold {
     }
 
     /// Decodes, crops, fits and re-encodes a photo as JPEG, then stores it as a blob of `did`.
-    private static func publish(_ shot: Shot, from photos: String, maxEdge: Int, for did: DID, in backend: EmbeddedBackend, now: UTCTime)
+    private static func publish(
+        _ shot: Shot, from photos: String, maxEdge: Int, for did: DID, in backend: EmbeddedBackend, now: UTCTime
+    )
         throws -> (ref: BlobRef, width: Int, height: Int)
     {
         let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photos + "/" + shot.file)))

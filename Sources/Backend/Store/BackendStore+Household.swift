@@ -65,9 +65,10 @@ extension BackendStore {
     public func acceptInvite(_ token: String, handle: String, now: UTCTime) throws -> Account {
         let account = Account(did: LocalDID.mint(), handle: try Handle(handle).rawValue, createdAt: now.iso8601)
         try database.write { connection in
-            guard try connection.queryOne(
-                "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND expires_at > ?",
-                [Self.inviteHash(token), now.iso8601]) != nil
+            guard
+                try connection.queryOne(
+                    "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND expires_at > ?",
+                    [Self.inviteHash(token), now.iso8601]) != nil
             else { throw HouseholdError.inviteInvalid }
             guard try connection.queryOne("SELECT 1 AS ok FROM accounts WHERE handle = ?", [account.handle]) == nil else {
                 throw HouseholdError.nameTaken

@@ -10,7 +10,8 @@ extension EmbeddedBackend {
         guard let preset = BlobStore.Preset(rawValue: try request.parameters.require("preset")) else {
             throw HTTPError(.notFound, "Unknown image preset")
         }
-        return try blobResponse(did: try request.parameters.require("did"), cid: try request.parameters.require("cid"), preset: preset, request: request)
+        return try blobResponse(
+            did: try request.parameters.require("did"), cid: try request.parameters.require("cid"), preset: preset, request: request)
     }
 
     /// `com.atproto.sync.getBlob?did&cid`: the original bytes, as hatk serves them in development.

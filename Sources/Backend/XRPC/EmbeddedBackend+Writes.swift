@@ -58,12 +58,14 @@ extension EmbeddedBackend {
     }
 
     func uploadBlob(_ request: Request, viewer: DID) async throws -> Response {
-        let mimeType = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let mimeType =
+            (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         guard !request.body.isEmpty else { return XRPC.error(.badRequest, "The upload is empty") }
         guard ["image/jpeg", "image/png"].contains(mimeType) else {
-            return XRPC.error(.unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
+            return XRPC.error(
+                .unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
         }
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")

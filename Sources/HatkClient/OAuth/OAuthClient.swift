@@ -86,7 +86,9 @@ public final class OAuthClient: Sendable {
     }
 
     /// Exchanges the code from the callback; checks `iss` against the server we started with.
-    public func completeSignIn(pending: PendingAuthorization, code: String, issuer returnedIssuer: String?) async throws(OAuthError)
+    public func completeSignIn(
+        pending: PendingAuthorization, code: String, issuer returnedIssuer: String?
+    ) async throws(OAuthError)
         -> TokenSet
     {
         guard clock() - pending.createdAt <= 600 else {
@@ -96,10 +98,11 @@ public final class OAuthClient: Sendable {
             throw OAuthError(code: "invalid_issuer", detail: "the callback came from an unexpected issuer")
         }
         let key = try Self.key(pending.dpopKey)
-        return try await tokenRequest([
-            ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
-            ("redirect_uri", redirectURI), ("code_verifier", pending.codeVerifier),
-        ], key: key)
+        return try await tokenRequest(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
+                ("redirect_uri", redirectURI), ("code_verifier", pending.codeVerifier),
+            ], key: key)
     }
 
     /// Trades the refresh token for new tokens (the server rotates the refresh token).

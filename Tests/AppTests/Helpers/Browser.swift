@@ -51,7 +51,10 @@ final class Browser: Sendable {
         for (name, value) in fields {
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
         }
-        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n".utf8))
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n"
+                    .utf8))
         body.append(Data(file.bytes))
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
         var request = URLRequest(url: url(path))

@@ -30,11 +30,16 @@ struct LiveApp {
     let base: String
     let dataDirectory: String
 
-    init(demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false, caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5, configure: (inout AppConfiguration) -> Void = { _ in }) async throws {
+    init(
+        demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false,
+        caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5,
+        configure: (inout AppConfiguration) -> Void = { _ in }
+    ) async throws {
         var configuration = AppConfiguration()
         configuration.port = port
         configuration.publicURL = publicURL
-        configuration.dataDirectory = FileManager.default.temporaryDirectory
+        configuration.dataDirectory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("app-\(UUID().uuidString)").path
         configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
         configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path

@@ -118,7 +118,9 @@ struct AuthFixture {
     }
 
     /// PAR, sign-in page and a correct password: the code from the redirect.
-    func code(for client: TestClient, username: String = "maya", password: String = AuthFixture.password)
+    func code(
+        for client: TestClient, username: String = "maya", password: String = AuthFixture.password
+    )
         async throws -> String
     {
         let requestURI = try await pushedRequestURI(client)

@@ -103,7 +103,9 @@ struct HeaderAuthenticator: ViewerAuthenticator {
 
 extension BackendFixture {
     /// POSTs to an XRPC procedure in process, as `viewer` when given.
-    func post(_ nsid: String, as viewer: DID?, contentType: String = "application/json", body: [UInt8]) async
+    func post(
+        _ nsid: String, as viewer: DID?, contentType: String = "application/json", body: [UInt8]
+    ) async
         -> (status: Int, json: JSONValue?)
     {
         var headers: HTTPHeaders = ["Content-Type": contentType]

@@ -6,7 +6,8 @@ struct TemplateDirectory {
     let path: String
 
     init(_ files: [String: String] = [:]) throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("html-rendering-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for (name, contents) in files {

@@ -5,7 +5,7 @@ import Testing
 @testable import HTTPServer
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The parent of the live-server suites. They run one at a time: on a small shared machine, the 1,000-connection
@@ -21,8 +21,7 @@ struct LiveServer: Sendable {
     var port: UInt16 { server.port }
 
     /// Starts `router` on a free port; `configure` adjusts the test defaults (short timeouts, small pool).
-    static func start(_ router: Router, configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> LiveServer
-    {
+    static func start(_ router: Router, configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> LiveServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.threadCount = 2
