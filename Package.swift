@@ -28,6 +28,7 @@ let package = Package(
         ),
 
         // Layers.
+        .target(name: "Logging", swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
@@ -47,17 +48,28 @@ let package = Package(
         .target(
             name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Backend"],
             swiftSettings: strict),
+        // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
         .target(
             name: "App",
             dependencies: [
-                "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Backend", "AuthServer", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound",
+                "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
+                "Outbound", "Logging",
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "grain-stories", dependencies: ["App"], swiftSettings: strict),
+        // The composition root and the command line: builds the backend, the authorization server and the front.
+        .target(
+            name: "Server",
+            dependencies: [
+                "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
+                "Imaging", "Geo", "Places", "Outbound", "Logging",
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "grain-stories", dependencies: ["Server"], swiftSettings: strict),
 
-        // Tests mirror Sources/.
+        // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
+        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
@@ -71,7 +83,12 @@ let package = Package(
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(
-            name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient", "Storage", "Outbound"],
-            exclude: ["__Snapshots__", "Browser"]),
+            name: "AppTests",
+            dependencies: ["App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Outbound", "TestSupport"],
+            exclude: ["__Snapshots__"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport"],
+            exclude: ["Browser"]),
     ]
 )

@@ -19,6 +19,15 @@ public struct UTCTime: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public static func < (a: UTCTime, b: UTCTime) -> Bool { a.microseconds < b.microseconds }
 
+    /// Whole seconds since 1970, rounded down (towards the past, also before 1970): the unit of JWT times,
+    /// cookies and stored expiries. The one conversion every module uses.
+    public var unixSeconds: Int64 {
+        microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+    }
+
+    /// The instant `unixSeconds` seconds after 1970.
+    public init(unixSeconds: Int64) { self.init(microseconds: unixSeconds * 1_000_000) }
+
     /// The canonical form with milliseconds and `Z`.
     public var description: String { iso8601 }
 

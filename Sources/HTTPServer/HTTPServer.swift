@@ -10,8 +10,10 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - configuration: Address and limits.
     ///   - router: Answers every request.
-    public init(configuration: ServerConfiguration, router: Router) {
-        core = ServerCore(configuration: configuration, router: router)
+    ///   - listener: A socket bound beforehand (bind first, then build what needs the port); nil binds the
+    ///     configuration's address at `start()`.
+    public init(configuration: ServerConfiguration, router: Router, listener: Listener? = nil) {
+        core = ServerCore(configuration: configuration, router: router, listener: listener)
     }
 
     /// Binds the address and starts serving on background threads.

@@ -37,6 +37,9 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     /// 307
     public static let temporaryRedirect = HTTPStatus(code: 307)
     /// 400
+    /// 308: the same request again at another URL (a canonical origin), method and body kept.
+    public static let permanentRedirect = HTTPStatus(code: 308)
+    /// 400.
     public static let badRequest = HTTPStatus(code: 400)
     /// 401
     public static let unauthorized = HTTPStatus(code: 401)
@@ -54,6 +57,10 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unsupportedMediaType = HTTPStatus(code: 415)
     /// 429
     public static let tooManyRequests = HTTPStatus(code: 429)
+    /// 421: the request reached a server that does not answer for its Host.
+    public static let misdirectedRequest = HTTPStatus(code: 421)
+    /// 422: understood but unusable (a photo that cannot be processed).
+    public static let unprocessableContent = HTTPStatus(code: 422)
     /// 500
     public static let internalServerError = HTTPStatus(code: 500)
     /// 502
@@ -71,7 +78,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
         405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
         411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large", 414: "URI Too Long",
-        415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
+        415: "Unsupported Media Type", 416: "Range Not Satisfiable", 421: "Misdirected Request", 422: "Unprocessable Content",
         428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
         504: "Gateway Timeout", 507: "Insufficient Storage",

@@ -14,22 +14,20 @@ extension ServerCore {
             throw ServerError(.alreadyStarted, "The server was already started; a server cannot be restarted")
         }
 
-        let address = "\(configuration.host):\(configuration.port)"
-        var errorCode: Int32 = 0
-        var family: Int32 = 0
-        let backlog = Int32(clamping: min(max(configuration.connectionLimit, 128), 4096))
-        let fd = cmhd_listen(configuration.host, configuration.port, backlog, &errorCode, &family)
-        guard fd >= 0 else {
-            state.withLock { $0.phase = .idle }
-            if fd == -2 {
-                let reason = String(cString: gai_strerror(errorCode))
-                throw ServerError(.unresolvableHost, "Cannot listen on \(address): \(reason)")
+        let listener: Listener
+        if let bound = self.listener {
+            listener = bound
+        } else {
+            do throws(ServerError) {
+                listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.connectionLimit)
+            } catch {
+                state.withLock { $0.phase = .idle }
+                throw error
             }
-            if errorCode == EADDRINUSE {
-                throw ServerError(.addressInUse, "Cannot listen on \(address): the port is already in use")
-            }
-            throw ServerError(.bindFailed, "Cannot listen on \(address): \(String(cString: strerror(errorCode)))")
         }
+        let address = listener.address
+        let fd = listener.descriptor
+        let family = listener.family
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.logsProtocolErrors {

@@ -44,9 +44,13 @@ final class ServerCore: Sendable {
     /// Closes connections that trickle their request heads (absent when the connection timeout is 0).
     let headerDeadlines: HeaderDeadlines?
 
-    init(configuration: ServerConfiguration, router: Router) {
+    /// A socket bound before the server was built; nil binds the configured address at start.
+    let listener: Listener?
+
+    init(configuration: ServerConfiguration, router: Router, listener: Listener? = nil) {
         self.configuration = configuration
         self.router = router
+        self.listener = listener
         headerDeadlines =
             configuration.connectionTimeout > 0 ? HeaderDeadlines(limit: .seconds(configuration.connectionTimeout)) : nil
     }

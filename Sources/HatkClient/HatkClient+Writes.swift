@@ -8,9 +8,25 @@ import Outbound
 public struct DPoPCredentials: Sendable {
     public var dpopKey: [UInt8]
     public var accessToken: String
-    public init(dpopKey: [UInt8], accessToken: String) {
+    /// The origin DPoP proofs name (`htu`) when it differs from where the client sends requests: the embedded
+    /// backend is called over loopback, while its tokens were issued to the origin the browser uses.
+    public var resourceOrigin: URL?
+
+    public init(dpopKey: [UInt8], accessToken: String, resourceOrigin: URL? = nil) {
         self.dpopKey = dpopKey
         self.accessToken = accessToken
+        self.resourceOrigin = resourceOrigin
+    }
+
+    /// `url` as a proof names it: on `resourceOrigin` when set.
+    func proofURL(for url: URL) -> String {
+        guard let origin = resourceOrigin, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.scheme = origin.scheme
+        components.host = origin.host
+        components.port = origin.port
+        return components.url?.absoluteString ?? url.absoluteString
     }
 }
 
@@ -61,33 +77,39 @@ extension HatkClient {
         return try await procedure(nsid, body: body, contentType: "application/json", credentials: credentials)
     }
 
-    /// One signed POST; a `use_dpop_nonce` challenge is answered once with the server's nonce.
+    /// One signed POST.
     func procedure<Output: Decodable>(
         _ nsid: String, body: Data, contentType: String, credentials: DPoPCredentials
     ) async throws(HatkError) -> Output {
-        let url = baseURL.appendingPathComponent("xrpc/\(nsid)")
+        let url = try xrpcURL(nsid, [])
+        let request = OutboundRequest(method: "POST", url: url, headers: ["Content-Type": contentType], body: body, timeout: timeout)
+        let (data, status) = try await signedExchange(request, credentials: credentials, nsid: nsid)
+        if (200..<300).contains(status) { invalidateCache() }
+        return try decode(Output.self, data: data, status: status, nsid: nsid)
+    }
+
+    /// Sends `request` with `Authorization: DPoP <token>` and a fresh proof carrying `ath`; a `use_dpop_nonce`
+    /// challenge is answered once with the server's nonce. Reads and writes both go through here.
+    func signedExchange(
+        _ request: OutboundRequest, credentials: DPoPCredentials, nsid: String
+    ) async throws(HatkError) -> (data: Data, status: Int) {
         let key: P256PrivateKey
         do { key = try P256PrivateKey(rawRepresentation: credentials.dpopKey) } catch {
             throw HatkError(kind: .http(status: 401, error: "unreadable DPoP key"), endpoint: nsid)
         }
-        var request = OutboundRequest(
-            method: "POST", url: url,
-            headers: ["Content-Type": contentType, "Authorization": "DPoP \(credentials.accessToken)"], body: body,
-            timeout: timeout)
+        var request = request
+        request.headers["Authorization"] = "DPoP \(credentials.accessToken)"
         for attempt in 0..<2 {
-            let proof: String
             do {
-                proof = try DPoP.proof(
-                    key: key, method: "POST", url: url.absoluteString, now: clock(),
-                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: url))
+                request.headers["DPoP"] = try DPoP.proof(
+                    key: key, method: request.method, url: credentials.proofURL(for: request.url), now: clock(),
+                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: request.url))
             } catch {
                 throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
             }
-            request.headers["DPoP"] = proof
             let (data, status, challenge) = try await send(request, nsid: nsid)
             if attempt == 0, status == 401, challenge { continue }
-            if (200..<300).contains(status) { invalidateCache() }
-            return try decode(Output.self, data: data, status: status, nsid: nsid)
+            return (data, status)
         }
         throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)
     }

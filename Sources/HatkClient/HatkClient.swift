@@ -5,7 +5,7 @@ import Outbound
 
 /// A typed XRPC client for a hatk server: grain.social, a self-hosted hatk, or our embedded backend,
 /// always over HTTP so that every deployment runs the same code path.
-public final class HatkClient: StoryReading {
+public final class HatkClient: XRPCReads {
     public let baseURL: URL
     let http: OutboundHTTP
     let timeout: Duration
@@ -34,37 +34,8 @@ public final class HatkClient: StoryReading {
         http = OutboundHTTP(policy: policy)
     }
 
-    public func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
-        let output: StoryAuthorsOutput = try await query("social.grain.unspecced.getStoryAuthors", [])
-        return output.authors
-    }
-
-    public func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
-        let output: StoriesOutput = try await query("social.grain.unspecced.getStories", [("actor", actor.rawValue)])
-        return output.stories
-    }
-
-    public func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
-        let output: StoryOutput = try await query("social.grain.unspecced.getStory", [("story", uri.description)])
-        return output.story
-    }
-
-    public func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
-        var parameters = [("actor", actor.rawValue), ("limit", String(limit))]
-        if let cursor { parameters.append(("cursor", cursor)) }
-        return try await query("social.grain.unspecced.getStoryArchive", parameters)
-    }
-
-    public func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {
-        do {
-            let output: ProfileViewDetailed = try await query(
-                "social.grain.unspecced.getActorProfile", [("actor", actor)])
-            return output
-        } catch let error {
-            // hatk answers an unknown actor with a 400 "Actor not found"; an unparsable one likewise.
-            if case .http(let status, _) = error.kind, status == 400 || status == 404 { return nil }
-            throw error
-        }
+    func read<Output: Decodable>(_ nsid: String, _ parameters: [(String, String)]) async throws(HatkError) -> Output {
+        try await query(nsid, parameters)
     }
 
     /// One XRPC query: `GET /xrpc/<nsid>?…`, decoded into `Output`.
@@ -73,13 +44,7 @@ public final class HatkClient: StoryReading {
     ) async throws(HatkError)
         -> Output
     {
-        var components = URLComponents(url: baseURL.appendingPathComponent("xrpc/\(nsid)"), resolvingAgainstBaseURL: false)!
-        if !parameters.isEmpty {
-            components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
-            // URLComponents leaves '+' alone, which servers read as a space.
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        }
-        let url = components.url!
+        let url = try xrpcURL(nsid, parameters)
         if let cached = cache.get(url.absoluteString) {
             return try decode(Output.self, data: cached, status: 200, nsid: nsid)
         }
@@ -88,6 +53,21 @@ public final class HatkClient: StoryReading {
         let output = try decode(Output.self, data: data, status: status, nsid: nsid)
         cache.put(url.absoluteString, data)
         return output
+    }
+
+    /// `<base>/xrpc/<nsid>?<parameters>`, percent-encoded.
+    func xrpcURL(_ nsid: String, _ parameters: [(String, String)]) throws(HatkError) -> URL {
+        guard var components = URLComponents(url: baseURL.appendingPathComponent("xrpc/\(nsid)"), resolvingAgainstBaseURL: false)
+        else { throw HatkError(kind: .malformed, endpoint: nsid, detail: "the server URL \(baseURL) cannot take a path") }
+        if !parameters.isEmpty {
+            components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+            // URLComponents leaves '+' alone, which servers read as a space.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        }
+        guard let url = components.url else {
+            throw HatkError(kind: .malformed, endpoint: nsid, detail: "the request URL could not be built")
+        }
+        return url
     }
 
     /// Forgets cached reads, after a write that changes what they would say.

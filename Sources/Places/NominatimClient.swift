@@ -68,10 +68,12 @@ public final class NominatimClient: Sendable {
         return result
     }
 
-    /// Grain's request: `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent.
+    /// Grain's request, `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent, at
+    /// `zoom=14` (a suburb or neighbourhood) instead of Nominatim's default building level, so the name it gives
+    /// is an area's, never a house's or a shop's.
     func reverseRequest(for key: CoordinateKey) -> OutboundRequest {
         var components = URLComponents(url: baseURL.appendingPathComponent("reverse"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1"
+        components.percentEncodedQuery = "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1&zoom=14"
         return OutboundRequest(
             url: components.url!, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout)
     }

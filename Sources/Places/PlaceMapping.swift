@@ -43,18 +43,12 @@ public enum PlaceMapping {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    /// Grain's `extractAddress`.
+    /// Grain's `extractAddress`, narrowed to a neighbourhood-sized area: country, region and locality only.
+    /// Grain also keeps house number, street, postcode and the feature's name; a story's address is public,
+    /// and the create form promises no more than the area, so those are never taken.
     static func address(_ result: NominatimResult) -> AddressParts? {
         guard let address = result.address, let code = nonEmpty(address.countryCode) else { return nil }
-        let street: String?
-        if let road = nonEmpty(address.road) {
-            street = nonEmpty(address.houseNumber).map { "\($0) \(road)" } ?? road
-        } else {
-            street = nil
-        }
-        return AddressParts(
-            country: code.uppercased(), postalCode: nonEmpty(address.postcode), region: nonEmpty(address.state),
-            locality: locality(address), street: street, name: nonEmpty(result.name))
+        return AddressParts(country: code.uppercased(), region: nonEmpty(address.state), locality: locality(address))
     }
 
     private static func locality(_ address: NominatimResult.Address) -> String? {

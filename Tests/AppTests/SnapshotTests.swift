@@ -3,6 +3,7 @@ import Foundation
 import HTMLRendering
 import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import App
@@ -62,7 +63,7 @@ struct SnapshotTests {
                 AuthorTile(profile: Self.jonas, storyCount: 1, href: "/stories/did:plc:jonas", seen: true, latestAt: "2026-08-19T10:00:00.000Z"),
             ],
             signedIn: false, durationMs: 5000, shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
-        try assertSnapshot("strip", normalized(try renderer().render("home", title: "Stories", model: model)))
+        try assertSnapshot("strip", normalized(try renderer().render("home", title: "Stories", model: model, context: nil)))
     }
 
     @Test("the viewer renders as recorded")
@@ -74,7 +75,9 @@ struct SnapshotTests {
             durationMs: 5000, now: now)
         try assertSnapshot(
             "viewer",
-            normalized(try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page")))
+            normalized(
+                try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page", context: nil)
+            ))
     }
 
     @Test("the profile renders as recorded")
@@ -89,6 +92,6 @@ struct SnapshotTests {
                     href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true),
             ],
             shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
-        try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model)))
+        try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model, context: nil)))
     }
 }

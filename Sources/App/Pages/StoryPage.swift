@@ -4,9 +4,9 @@ import Lexicon
 
 /// `/profile/<did>/story/<rkey>`: one story, with links that walk the visitor's strip order, and the data
 /// the script viewer needs to take over without another request.
-enum StoryPage {
+public enum StoryPage {
     /// Seconds each photo shows before the viewer moves on (Grain: 5 s).
-    static let photoDuration = 5
+    public static let photoDuration = 5
 
     struct Segment: Encodable, Equatable {
         var href: String

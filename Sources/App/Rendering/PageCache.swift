@@ -24,6 +24,12 @@ final class PageCache: Sendable {
 
     init(ttl: Duration) { self.ttl = ttl }
 
+    /// The key of an anonymous visitor's page: the origin (pages carry absolute links built on it), the path and
+    /// the query.
+    static func key(origin: String, request: Request) -> String {
+        origin + request.path + "?" + request.query
+    }
+
     /// The cached page for `key` with a fresh nonce, or nil when the caller should render it.
     ///
     /// An expired page is still served to everyone but the one caller chosen to re-render it (for up

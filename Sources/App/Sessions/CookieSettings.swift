@@ -1,13 +1,15 @@
 import Crypto
 import HTTPServer
 
-/// Our two cookies: the session id, and the CSRF token every form echoes back (double submit).
+/// Our cookies: the session id, the CSRF token every form echoes back (double submit), and the sign-in binding.
 /// Over HTTPS they take the `__Host-` prefix and `Secure`, which pins them to this exact origin.
 struct CookieSettings: Sendable {
     let secure: Bool
 
     var sessionName: String { secure ? "__Host-gs_session" : "gs_session" }
     var csrfName: String { secure ? "__Host-gs_csrf" : "gs_csrf" }
+    /// Ties a sign-in in progress to the browser that started it, for the ten minutes it may take.
+    var signInName: String { secure ? "__Host-gs_signin" : "gs_signin" }
 
     func setCookie(_ name: String, _ value: String, maxAge: Int) -> String {
         "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
@@ -23,11 +25,14 @@ struct CookieSettings: Sendable {
     }
 
     /// A POST must carry the cookie's token in its form and come from our own origin.
+    ///
+    /// `Origin: null` is refused like a foreign origin: browsers send it from sandboxed frames, `data:` pages
+    /// and some cross-origin redirects, none of which is one of our pages.
     func checkCSRF(_ request: Request, formToken: String?, origin: String) throws(HTTPError) {
         if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
             throw HTTPError(.forbidden, "This form was sent from another site, so it was refused.")
         }
-        if let sentOrigin = request.headers["Origin"], sentOrigin != "null", sentOrigin.lowercased() != origin.lowercased() {
+        if let sentOrigin = request.headers["Origin"], sentOrigin.lowercased() != origin.lowercased() {
             throw HTTPError(.forbidden, "This form was sent from another site, so it was refused.")
         }
         guard let cookie = request.cookies[csrfName], let formToken,

@@ -12,6 +12,8 @@ struct BrowserSession: Sendable, Equatable {
     var handle: String
     var tokens: TokenSet
     var dpopKey: [UInt8]
+    /// The origin the person signed in on: the embedded server issued the tokens to it, so proofs name it.
+    var origin: String
 }
 
 /// Browser sessions and pending sign-ins in `<data>/front.sqlite` (which also holds `SeenStore`'s table). Tokens and DPoP keys are sealed with
@@ -49,6 +51,15 @@ final class SessionStore: Sendable {
             PRIMARY KEY (account, uri)
         );
         """,
+        // Pending sign-ins are bound to the browser that started them (the hash of a short-lived cookie), the
+        // session keeps the origin it was made on, and every column pruning scans is indexed.
+        """
+        ALTER TABLE pending_sign_ins ADD COLUMN browser_hash TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+        CREATE INDEX pending_by_age ON pending_sign_ins(created_at);
+        CREATE INDEX seen_by_age ON seen_stories(created_at);
+        """,
     ]
 
     /// An upper bound on a session row's life. The grant usually ends first: when the server refuses a
@@ -63,17 +74,41 @@ final class SessionStore: Sendable {
 
     static func hash(_ sessionID: String) -> String { Hex.encode(SHA256.hash(sessionID)) }
 
-    func save(_ session: BrowserSession, now: Int64) throws {
+    /// Stores a new session; its lifetime runs from `now` and never slides.
+    func create(_ session: BrowserSession, now: Int64) throws {
         let tokens = try key.seal(Array(try JSONEncoder().encode(session.tokens)), context: "tokens:\(session.idHash)")
         let dpop = try key.seal(session.dpopKey, context: "dpop:\(session.idHash)")
         try database.write {
             try $0.execute(
                 """
-                INSERT OR REPLACE INTO sessions (id_hash, did, handle, sealed_tokens, sealed_key, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [session.idHash, session.did, session.handle, tokens, dpop, now, now + Self.lifetime])
+                INSERT INTO sessions (id_hash, did, handle, sealed_tokens, sealed_key, created_at, expires_at, origin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [session.idHash, session.did, session.handle, tokens, dpop, now, now + Self.lifetime, session.origin])
         }
     }
+
+    /// Replaces a live session's tokens after a refresh. Only an existing row changes: a refresh that finishes
+    /// after the person signed out does not bring the session back, and the session's end stays where it was.
+    /// - Returns: false when the session is gone.
+    @discardableResult
+    func updateTokens(_ tokens: TokenSet, idHash: String) throws -> Bool {
+        let sealed = try key.seal(Array(try JSONEncoder().encode(tokens)), context: "tokens:\(idHash)")
+        return try database.write {
+            try $0.execute("UPDATE sessions SET sealed_tokens = ? WHERE id_hash = ?", [sealed, idHash])
+            return $0.changes > 0
+        }
+    }
+
+    /// Deletes expired sessions and abandoned sign-ins.
+    func prune(now: Int64) throws {
+        try database.write {
+            try $0.execute("DELETE FROM sessions WHERE expires_at <= ?", [now])
+            try $0.execute("DELETE FROM pending_sign_ins WHERE created_at < ?", [now - Self.pendingLifetime])
+        }
+    }
+
+    /// A sign-in must come back within ten minutes (the authorization server's own limit).
+    static let pendingLifetime: Int64 = 600
 
     func session(id sessionID: String, now: Int64) throws -> BrowserSession? {
         try session(idHash: Self.hash(sessionID), now: now)
@@ -90,33 +125,48 @@ final class SessionStore: Sendable {
             let tokens = try? JSONDecoder().decode(TokenSet.self, from: Data(tokenBytes)),
             let dpopKey = try? key.open(sealedKey, context: "dpop:\(idHash)")
         else { return nil }
-        return BrowserSession(idHash: idHash, did: row.string("did") ?? "", handle: row.string("handle") ?? "", tokens: tokens, dpopKey: dpopKey)
+        return BrowserSession(
+            idHash: idHash, did: row.string("did") ?? "", handle: row.string("handle") ?? "", tokens: tokens, dpopKey: dpopKey,
+            origin: row.string("origin") ?? "")
     }
 
     func delete(idHash: String) throws {
         try database.write { try $0.execute("DELETE FROM sessions WHERE id_hash = ?", [idHash]) }
     }
 
-    func savePending(_ pending: PendingAuthorization, next: String) throws {
+    /// Keeps a sign-in in progress until its callback, bound to the browser that started it: `browser` is the
+    /// value of the short-lived sign-in cookie that browser was given, of which only the hash is stored.
+    func savePending(_ pending: PendingAuthorization, next: String, browser: String) throws {
         let sealed = try key.seal(Array(try JSONEncoder().encode(pending)), context: "pending:\(pending.state)")
         try database.write {
-            try $0.execute("DELETE FROM pending_sign_ins WHERE created_at < ?", [pending.createdAt - 600])
             try $0.execute(
-                "INSERT INTO pending_sign_ins (state, sealed, next, created_at) VALUES (?, ?, ?, ?)",
-                [pending.state, sealed, next, pending.createdAt])
+                "INSERT INTO pending_sign_ins (state, sealed, next, created_at, browser_hash) VALUES (?, ?, ?, ?, ?)",
+                [pending.state, sealed, next, pending.createdAt, Self.hash(browser)])
         }
     }
 
-    /// Takes (and removes) a pending sign-in, so a callback can be used once only.
-    func takePending(state: String) throws -> (PendingAuthorization, next: String)? {
+    /// Why a callback's sign-in cannot be used.
+    enum PendingRefusal: Error, Equatable {
+        /// No such sign-in (expired, used, or never started).
+        case unknown
+        /// It was started by another browser: a link someone sent, the login-CSRF attack.
+        case otherBrowser
+    }
+
+    /// Takes (and removes) a pending sign-in, so a callback can be used once only, and only by the browser that
+    /// started it.
+    func takePending(state: String, browser: String?) throws -> Result<(PendingAuthorization, next: String), PendingRefusal> {
         let row = try database.write { connection -> Row? in
-            let row = try connection.queryOne("SELECT sealed, next FROM pending_sign_ins WHERE state = ?", [state])
+            let row = try connection.queryOne("SELECT sealed, next, browser_hash FROM pending_sign_ins WHERE state = ?", [state])
             try connection.execute("DELETE FROM pending_sign_ins WHERE state = ?", [state])
             return row
         }
         guard let row, let sealed = row.bytes("sealed"), let bytes = try? key.open(sealed, context: "pending:\(state)"),
             let pending = try? JSONDecoder().decode(PendingAuthorization.self, from: Data(bytes))
-        else { return nil }
-        return (pending, row.string("next") ?? "/")
+        else { return .failure(.unknown) }
+        guard let browser, let stored = row.string("browser_hash"),
+            constantTimeEquals(Array(stored.utf8), Array(Self.hash(browser).utf8))
+        else { return .failure(.otherBrowser) }
+        return .success((pending, row.string("next") ?? "/"))
     }
 }

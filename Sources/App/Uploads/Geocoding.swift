@@ -4,20 +4,20 @@ import Places
 import Synchronization
 
 /// Turns a photo's GPS position into a place label. Implementations never log or keep the coordinates.
-protocol Geocoding: Sendable {
+public protocol Geocoding: Sendable {
     func label(for position: GPSCoordinate) async -> PlaceLabel?
 }
 
 /// Offline, from the GeoNames-derived table of populated places (the default). The table (about
 /// 20 MB in memory) is loaded at the first photo with a position, not at start-up, so a server that
 /// only shows stories never pays for it.
-final class OfflineGeocoder: Geocoding {
+public final class OfflineGeocoder: Geocoding {
     let path: String
     private let index = Mutex<PlaceIndex?>(nil)
 
-    init(path: String) { self.path = path }
+    public init(path: String) { self.path = path }
 
-    func label(for position: GPSCoordinate) async -> PlaceLabel? {
+    public func label(for position: GPSCoordinate) async -> PlaceLabel? {
         let loaded: PlaceIndex? = index.withLock { index in
             if index == nil { index = try? PlaceIndex(csvPath: path) }
             return index
@@ -28,11 +28,16 @@ final class OfflineGeocoder: Geocoding {
 
 /// Nominatim, when the operator asks for it (`--geocoder nominatim`): the coordinates go to that server only.
 /// If it fails, the offline table (when present) still names the place.
-struct NominatimGeocoder: Geocoding {
+public struct NominatimGeocoder: Geocoding {
     let client: NominatimClient
     let fallback: OfflineGeocoder?
 
-    func label(for position: GPSCoordinate) async -> PlaceLabel? {
+    public init(client: NominatimClient, fallback: OfflineGeocoder?) {
+        self.client = client
+        self.fallback = fallback
+    }
+
+    public func label(for position: GPSCoordinate) async -> PlaceLabel? {
         if let result = try? await client.reverse(latitude: position.latitude, longitude: position.longitude) {
             return PlaceMapping.label(from: result)
         }

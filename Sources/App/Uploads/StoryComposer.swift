@@ -10,22 +10,16 @@ import Places
 enum StoryComposer {
     static let allowedLabels = ["nudity", "sexual", "gore"]
 
-    struct Choices: Equatable {
-        var useLocation = true
-        /// What the person typed (or left) in the location field; empty means "use the photo's place name".
-        var locationText = ""
-        var labels: [String] = []
-        var crossPost = false
-    }
+    typealias Choices = StoryPublisher.Choices
 
     static func location(gps: GPSCoordinate?, place: PlaceLabel?, choices: Choices) -> (HThreeLocation?, Address?) {
         guard choices.useLocation, let gps, let cell = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: 10)
         else { return (nil, nil) }
         let typed = choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = typed.isEmpty ? place?.locationName : String(typed.prefix(200))
-        let address = place?.address.map {
-            Address(country: $0.country, postalCode: $0.postalCode, region: $0.region, locality: $0.locality, street: $0.street, name: $0.name)
-        }
+        // Only the area, and only when the name is the geocoder's: a name the person typed stands alone, so the
+        // record never pairs "Grandma's" with the address it was taken at.
+        let address = typed.isEmpty ? place?.address.map { Address(country: $0.country, region: $0.region, locality: $0.locality) } : nil
         return (HThreeLocation(value: cell.description, name: name), address)
     }
 

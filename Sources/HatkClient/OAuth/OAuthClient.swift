@@ -12,11 +12,18 @@ public final class OAuthClient: Sendable {
     public let redirectURI: String
     public let scope: String
     public let issuer: URL
+    /// Where requests to the issuer's own origin are sent when that differs from the issuer (the embedded server,
+    /// reached over loopback while proofs and redirects name the origin the browser uses); nil sends them as named.
+    public let transport: URL?
     let nonces: DPoPNonces
     let clock: @Sendable () -> Int64
     private let http: OutboundHTTP
     private let timeout: Duration
     private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
+
+    /// Refresh and access tokens never count as valid for longer than this, whatever `expires_in` says: a
+    /// server answering a huge number must not overflow our arithmetic or keep a token alive for ever.
+    static let longestTokenLifetime: Int64 = 86_400
 
     /// Grain's full scope string: asking for less would shrink the grant hatk shares with Grain's other clients.
     public static let grainScope =
@@ -24,8 +31,11 @@ public final class OAuthClient: Sendable {
 
     /// - Parameter policy: which addresses the client may connect to: the issuer, and the endpoints its metadata
     ///   names. Public ones only by default; a loopback or LAN issuer needs its origin in the allowance.
+    ///   `transport` and `metadata` are for a server we run ourselves: its address, and its metadata, which then
+    ///   needs no fetch.
     public init(
         clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
+        transport: URL? = nil, metadata: AuthorizationServerMetadata? = nil,
         nonces: DPoPNonces = DPoPNonces(), timeout: TimeInterval = 10,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         policy: AddressPolicy = .publicOnly
@@ -33,6 +43,8 @@ public final class OAuthClient: Sendable {
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.issuer = issuer
+        self.transport = transport
+        cachedMetadata.withLock { $0 = metadata }
         self.scope = scope
         self.nonces = nonces
         self.clock = clock
@@ -47,12 +59,18 @@ public final class OAuthClient: Sendable {
     public func metadata() async throws(OAuthError) -> AuthorizationServerMetadata {
         if let cached = cachedMetadata.withLock({ $0 }) { return cached }
         let url = issuer.appendingPathComponent(".well-known/oauth-authorization-server")
-        let (data, status) = try await send(OutboundRequest(url: url, timeout: timeout))
+        let (data, status) = try await send(OutboundRequest(url: transported(url), timeout: timeout), nonceFor: url)
         guard status == 200, let metadata = try? JSONDecoder().decode(AuthorizationServerMetadata.self, from: data) else {
             throw OAuthError(code: "server_error", detail: "the authorization server's metadata could not be read", status: status)
         }
         guard Self.sameIssuer(metadata.issuer, issuer.absoluteString) else {
             throw OAuthError(code: "server_error", detail: "the metadata names issuer \(metadata.issuer), not \(issuer)")
+        }
+        // Only metadata whose endpoints are usable URLs is kept: a broken document is refused now and fetched again
+        // next time, instead of failing every later sign-in.
+        for endpoint in [metadata.authorizationEndpoint, metadata.tokenEndpoint] + [metadata.pushedAuthorizationRequestEndpoint].compactMap({ $0 })
+        where Self.httpURL(endpoint) == nil {
+            throw OAuthError(code: "server_error", detail: "the metadata names an endpoint that is not an http(s) URL")
         }
         cachedMetadata.withLock { $0 = metadata }
         return metadata
@@ -61,7 +79,7 @@ public final class OAuthClient: Sendable {
     /// Pushes an authorization request and returns where to send the browser, plus what to keep for the callback.
     public func beginSignIn(loginHint: String?) async throws(OAuthError) -> (authorizeURL: URL, pending: PendingAuthorization) {
         let metadata = try await metadata()
-        guard let parEndpoint = metadata.pushedAuthorizationRequestEndpoint.flatMap(URL.init(string:)) else {
+        guard let parEndpoint = metadata.pushedAuthorizationRequestEndpoint.flatMap(Self.httpURL) else {
             throw OAuthError(code: "server_error", detail: "the server does not offer pushed authorization requests")
         }
         let key = P256PrivateKey()
@@ -78,11 +96,16 @@ public final class OAuthClient: Sendable {
         guard (200..<300).contains(status), let par = try? JSONDecoder().decode(PARResponse.self, from: data) else {
             throw Self.error(from: data, status: status)
         }
-        var components = URLComponents(string: metadata.authorizationEndpoint)!
+        guard let endpoint = Self.httpURL(metadata.authorizationEndpoint),
+            var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+        else { throw OAuthError(code: "server_error", detail: "the authorization endpoint is not an http(s) URL") }
         components.queryItems = [URLQueryItem(name: "request_uri", value: par.request_uri), URLQueryItem(name: "client_id", value: clientID)]
+        guard let authorizeURL = components.url else {
+            throw OAuthError(code: "server_error", detail: "the authorization URL could not be built")
+        }
         let pending = PendingAuthorization(
             state: state, codeVerifier: verifier, dpopKey: key.rawRepresentation, issuer: metadata.issuer, createdAt: clock())
-        return (components.url!, pending)
+        return (authorizeURL, pending)
     }
 
     /// Exchanges the code from the callback; checks `iss` against the server we started with.
@@ -122,7 +145,7 @@ public final class OAuthClient: Sendable {
 
     /// Revokes a token where the server offers revocation; failures are ignored (we forget the tokens anyway).
     public func revoke(_ token: String, dpopKey: [UInt8]) async {
-        guard let metadata = try? await metadata(), let endpoint = metadata.revocationEndpoint.flatMap(URL.init(string:)),
+        guard let metadata = try? await metadata(), let endpoint = metadata.revocationEndpoint.flatMap(Self.httpURL),
             let key = try? Self.key(dpopKey)
         else { return }
         _ = try? await postForm(endpoint, [("token", token), ("client_id", clientID)], key: key)
@@ -130,7 +153,7 @@ public final class OAuthClient: Sendable {
 
     func tokenRequest(_ form: [(String, String)], key: P256PrivateKey) async throws(OAuthError) -> TokenSet {
         let metadata = try await metadata()
-        guard let endpoint = URL(string: metadata.tokenEndpoint) else {
+        guard let endpoint = Self.httpURL(metadata.tokenEndpoint) else {
             throw OAuthError(code: "server_error", detail: "bad token endpoint")
         }
         let (data, status) = try await postForm(endpoint, form, key: key)
@@ -143,15 +166,16 @@ public final class OAuthClient: Sendable {
         guard let sub = response.sub, DID.isValid(sub) else {
             throw OAuthError(code: "server_error", detail: "the token response names no valid account (sub)")
         }
+        let lifetime = min(max(response.expiresIn ?? 3600, 0), Self.longestTokenLifetime)
         return TokenSet(
             accessToken: response.accessToken, refreshToken: response.refreshToken,
-            expiresAt: clock() + (response.expiresIn ?? 3600), subject: sub, scope: response.scope, handle: response.handle)
+            expiresAt: clock() + lifetime, subject: sub, scope: response.scope, handle: response.handle)
     }
 
     /// POSTs a form with a DPoP proof, retrying once with the server's nonce when it asks for one.
     func postForm(_ url: URL, _ form: [(String, String)], key: P256PrivateKey) async throws(OAuthError) -> (Data, Int) {
         var request = OutboundRequest(
-            method: "POST", url: url,
+            method: "POST", url: transported(url),
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
             body: Data(Self.formEncode(form).utf8), timeout: timeout)
         for attempt in 0..<2 {
@@ -161,7 +185,7 @@ public final class OAuthClient: Sendable {
             } catch {
                 throw OAuthError(code: "client_error", detail: "could not sign a DPoP proof: \(error)")
             }
-            let (data, status) = try await send(request)
+            let (data, status) = try await send(request, nonceFor: url)
             if attempt == 0, status == 400 || status == 401,
                 (try? JSONDecoder().decode(OAuthErrorBody.self, from: data))?.error == "use_dpop_nonce"
             {
@@ -172,10 +196,10 @@ public final class OAuthClient: Sendable {
         throw OAuthError(code: "use_dpop_nonce", detail: "the server kept refusing our DPoP nonce")
     }
 
-    func send(_ request: OutboundRequest) async throws(OAuthError) -> (Data, Int) {
+    func send(_ request: OutboundRequest, nonceFor url: URL? = nil) async throws(OAuthError) -> (Data, Int) {
         do {
             let response = try await http.send(request)
-            nonces.update(for: request.url, nonce: response.headers["DPoP-Nonce"])
+            nonces.update(for: url ?? request.url, nonce: response.headers["DPoP-Nonce"])
             return (response.body, response.status)
         } catch {
             throw OAuthError(code: "unreachable", detail: "the authorization server could not be reached (\(error))")
@@ -196,6 +220,25 @@ public final class OAuthClient: Sendable {
         }
     }
 
+    /// `url` sent to `transport` instead when it is on the issuer's origin: same path and query, other address.
+    func transported(_ url: URL) -> URL {
+        guard let transport, DPoPNonces.origin(url) == DPoPNonces.origin(issuer),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = transport.scheme
+        components.host = transport.host
+        components.port = transport.port
+        return components.url ?? url
+    }
+
+    /// An absolute http(s) URL with a host, or nil: every URL a server's metadata names is checked this way.
+    static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
     static func sameIssuer(_ a: String, _ b: String) -> Bool {
         func normal(_ s: String) -> String { (s.hasSuffix("/") ? String(s.dropLast()) : s).lowercased() }
         return normal(a) == normal(b)
@@ -204,8 +247,8 @@ public final class OAuthClient: Sendable {
     static func formEncode(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return fields.map {
-            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
-        }.joined(separator: "&")
+        // Percent-encoding a Swift String cannot fail (every String is valid Unicode); "" is only a formality.
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return fields.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }

@@ -9,6 +9,18 @@ public struct AuthorizationServerMetadata: Codable, Sendable, Equatable {
     public var revocationEndpoint: String?
     public var dpopSigningAlgValuesSupported: [String]?
 
+    public init(
+        issuer: String, authorizationEndpoint: String, tokenEndpoint: String, pushedAuthorizationRequestEndpoint: String?,
+        revocationEndpoint: String?, dpopSigningAlgValuesSupported: [String]?
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
+    }
+
     enum CodingKeys: String, CodingKey {
         case issuer
         case authorizationEndpoint = "authorization_endpoint"

@@ -1,0 +1,143 @@
+import ATProto
+import Foundation
+import HTTPServer
+
+/// The household's first-run page that creates the owner, and the invitations the owner sends to members.
+/// Only the embedded backend has a household.
+struct HouseholdController: Sendable {
+    let pages: PageRenderer
+    let directory: any HouseholdDirectory
+    let pageCache: PageCache
+
+    struct AccountFormModel: Encodable {
+        var csrf: String
+        var heading: String
+        var intro: String
+        var action: String
+        var name: String
+        var displayName: String
+        var domain: String
+        /// The first-run form asks for the setup code printed at start.
+        var asksSetupCode: Bool
+        var error: String?
+        var errorField: String?
+    }
+
+    typealias InputError = NewMember.FieldError
+
+    static let welcomeHeading = "Welcome to your stories"
+    static let welcomeIntro =
+        "Nobody has an account here yet. Create the first one: you become the household’s owner and can invite the others. "
+        + "The setup code was printed when the server started, and is in the setup-code file of its data folder."
+    static let joinHeading = "Join the household"
+    static let joinIntro = "You were invited to this household’s stories. Choose a name and a password."
+
+    func accountForm(
+        _ context: RequestContext, heading: String, intro: String, action: String, asksSetupCode: Bool = false,
+        error: InputError? = nil, status: HTTPStatus = .ok
+    ) throws -> Response {
+        let model = AccountFormModel(
+            csrf: context.csrf.value, heading: heading, intro: intro, action: action, name: context.form["name"] ?? "",
+            displayName: context.form["displayName"] ?? "", domain: directory.handleDomain, asksSetupCode: asksSetupCode,
+            error: error?.description, errorField: error?.field)
+        return try pages.render("account-form", title: heading, model: model, status: status, form: true, context: context)
+    }
+
+    /// `GET /welcome`.
+    func welcome(_ context: RequestContext) async throws -> Response {
+        guard try directory.needsOwner() else { return .redirect(to: SiteURL.home.path, status: .found) }
+        return try accountForm(
+            context, heading: Self.welcomeHeading, intro: Self.welcomeIntro, action: SiteURL.welcome.path, asksSetupCode: true)
+    }
+
+    /// `POST /welcome`: only someone who can read the server's setup code (its operator) makes the owner, so the
+    /// first stranger to find a fresh server on the network cannot.
+    func createOwner(_ context: RequestContext) async throws -> Response {
+        let retry = { (error: InputError, status: HTTPStatus) in
+            try accountForm(
+                context, heading: Self.welcomeHeading, intro: Self.welcomeIntro, action: SiteURL.welcome.path, asksSetupCode: true,
+                error: error, status: status)
+        }
+        guard try directory.needsOwner() else { throw HTTPError(.conflict, HouseholdError.alreadySetUp.description) }
+        let code = (context.form["setupCode"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard try directory.isSetupCode(code) else {
+            return try retry(InputError(field: "setupCode", description: HouseholdError.setupCodeWrong.description), .forbidden)
+        }
+        return try submit(context, retry: retry) { member in try directory.createOwner(member, now: context.now) }
+    }
+
+    /// `GET /invite`.
+    func inviteForm(_ context: RequestContext) async throws -> Response {
+        guard try ownerSession(context) != nil else { return signInRedirect(next: SiteURL.invite.path) }
+        return try invitePage(context, link: nil)
+    }
+
+    /// `POST /invite`: a single-use invitation link on the origin the owner is using.
+    func createInvite(_ context: RequestContext) async throws -> Response {
+        guard let owner = try ownerSession(context) else { return signInRedirect(next: SiteURL.invite.path) }
+        let token = try directory.createInvite(by: owner.did, now: context.now)
+        return try invitePage(context, link: context.origin + SiteURL.join(token: token).path)
+    }
+
+    struct InviteModel: Encodable {
+        var csrf: String
+        var link: String?
+    }
+
+    func invitePage(_ context: RequestContext, link: String?) throws -> Response {
+        try pages.render("invite", title: "Invite someone", model: InviteModel(csrf: context.csrf.value, link: link), form: true, context: context)
+    }
+
+    /// `GET /join/<token>`.
+    func joinForm(_ context: RequestContext) async throws -> Response {
+        let token = try context.parameter("token")
+        guard try directory.isInviteUsable(token, now: context.now) else {
+            throw HTTPError(.notFound, HouseholdError.inviteInvalid.description)
+        }
+        return try accountForm(context, heading: Self.joinHeading, intro: Self.joinIntro, action: SiteURL.join(token: token).path)
+    }
+
+    /// `POST /join/<token>`.
+    func join(_ context: RequestContext) async throws -> Response {
+        let token = try context.parameter("token")
+        let retry = { (error: InputError, status: HTTPStatus) in
+            try accountForm(
+                context, heading: Self.joinHeading, intro: Self.joinIntro, action: SiteURL.join(token: token).path, error: error,
+                status: status)
+        }
+        do {
+            return try submit(context, retry: retry) { member in try directory.acceptInvite(token, member: member, now: context.now) }
+        } catch let error as HouseholdError where error == .inviteInvalid {
+            throw HTTPError(.notFound, error.description)
+        }
+    }
+
+    /// The shared half of the first-run and invitation forms: check the fields, make the account with `create`,
+    /// and send the person on to sign in; field problems come back as the form with the error.
+    func submit(
+        _ context: RequestContext, retry: (InputError, HTTPStatus) throws -> Response, create: (NewMember) throws -> String
+    ) throws -> Response {
+        let form = context.form
+        do {
+            let name = try NewMember.checkName(form["name"] ?? "")
+            try NewMember.checkPassword(form["password"] ?? "", confirmation: form["confirm"] ?? "")
+            let handle = try create(NewMember(name: name, displayName: form["displayName"] ?? "", password: form["password"] ?? ""))
+            pageCache.removeAll()
+            return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", handle)]))
+        } catch let error as InputError {
+            return try retry(error, .badRequest)
+        } catch let error as HouseholdError where error == .nameTaken {
+            return try retry(InputError(field: "name", description: error.description), .conflict)
+        }
+    }
+
+    func ownerSession(_ context: RequestContext) throws -> BrowserSession? {
+        guard let session = context.session else { return nil }
+        guard try directory.isOwner(session.did) else { throw HTTPError(.forbidden, "Only the household’s owner can invite people.") }
+        return session
+    }
+
+    func signInRedirect(next: String) -> Response {
+        .redirect(to: SiteURL.login.with([("next", next)]), status: .found)
+    }
+}

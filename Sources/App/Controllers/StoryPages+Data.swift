@@ -1,0 +1,63 @@
+import ATProto
+import HTTPServer
+import HatkClient
+import Lexicon
+
+/// What the script viewer and the kiosk read, and where seen marks are written.
+extension StoryPages {
+    /// `GET /api/stories/<actor>`: one author's active stories, with the visitor's seen marks.
+    func storiesData(_ context: RequestContext) async throws -> Response {
+        let actor = try context.parameter("actor")
+        guard let did = try await resolve(actor, context.reader) else {
+            return errors.json("NotFound", "No one called \(actor) is here.", status: .notFound)
+        }
+        let stories = try await context.reader.stories(of: did)
+        guard
+            let data = AuthorStories.build(
+                stories, seen: try seen.state(for: context.viewer), viewer: context.viewer, from: context.query("from"),
+                now: context.now)
+        else { return errors.json("NotFound", "\(actor) has no stories from the last 24 hours.", status: .notFound) }
+        return json(data)
+    }
+
+    /// `POST /api/seen` with `uri` and `csrf`: the script viewer's seen mark for a signed-in visitor. The time
+    /// kept is the story's own, read from the story, never what the request says.
+    func markSeen(_ context: RequestContext) async throws -> Response {
+        guard let viewer = context.viewer else {
+            return errors.json("AuthRequired", "Sign in to keep seen stories on the server.", status: .unauthorized)
+        }
+        guard let uri = try? ATURI(context.form["uri"] ?? ""), uri.collection == StoryRecord.collection,
+            DID.parse(uri.authority) != nil
+        else { return errors.json("InvalidRequest", "uri must be a story's at:// URI.", status: .badRequest) }
+        guard let story = try await context.reader.story(uri), let created = UTCTime(iso8601: story.createdAt) else {
+            return errors.json("NotFound", "That story does not exist.", status: .notFound)
+        }
+        seen.mark(uri: uri, createdAt: created, account: viewer, now: context.now)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /kiosk`: the lean-back display. Without scripts it still turns, by a timed refresh that only this
+    /// explicit kiosk page uses.
+    func kiosk(_ context: RequestContext) async throws -> Response {
+        let filter = KioskPage.authorFilter(context.query("authors"))
+        let slides = try await KioskPage.slides(reader: context.reader, authors: filter, now: context.now)
+        let model = KioskPage.model(
+            slides, index: Int(context.query("i") ?? "") ?? 0, authors: context.query("authors"),
+            refreshSeconds: Int(context.query("refresh") ?? ""), durationMs: settings.photoDurationMs)
+        return try pages.render(
+            "kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page",
+            frameAncestors: settings.kioskFrameAncestors, context: context)
+    }
+
+    /// `GET /api/kiosk`: every active story of every (or every listed) author, for the kiosk script.
+    func kioskData(_ context: RequestContext) async throws -> Response {
+        let filter = KioskPage.authorFilter(context.query("authors"))
+        return json(KioskPage.Playlist(slides: try await KioskPage.slides(reader: context.reader, authors: filter, now: context.now)))
+    }
+
+    func json<T: Encodable>(_ value: T) -> Response {
+        var response = Response.json(value)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

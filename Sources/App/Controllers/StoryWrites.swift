@@ -1,0 +1,168 @@
+import ATProto
+import Foundation
+import HTTPServer
+import HatkClient
+import Imaging
+import Lexicon
+
+/// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.
+/// Every answer to a problem is the form again with a sentence saying what happened and what to do, so nothing
+/// the person chose is lost in an error page.
+struct StoryWrites: Sendable {
+    let pages: PageRenderer
+    let credentials: SessionCredentials
+    let errors: FrontErrors
+    let pageCache: PageCache
+    let publisher: StoryPublisher
+    /// Photos one client address may post per minute.
+    let limiter: RateLimiter
+    let clientAddress: @Sendable (Request) -> String?
+    /// The configured public origin, for the link a cross-post carries; nil uses the origin posted from.
+    let storyOrigin: String?
+    /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
+    let clock: @Sendable () -> UTCTime
+
+    /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
+    static let maxUploadBytes = 30_000_000
+
+    struct CreateModel: Encodable {
+        var csrf: String
+        var handle: String
+        var error: String?
+    }
+
+    func signInRedirect(next: String) -> Response {
+        .redirect(to: SiteURL.login.with([("next", next)]), status: .found)
+    }
+
+    /// `GET /create`.
+    func createForm(_ context: RequestContext) async throws -> Response {
+        guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
+        return try form(context, session, error: nil)
+    }
+
+    func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
+        try pages.render(
+            "create", title: "New story", model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error),
+            status: status, scripts: ["js/create.js"], form: true, context: context)
+    }
+
+    /// `POST /create`: processes the photo and posts it, then shows the new story.
+    func createStory(_ context: RequestContext) async throws -> Response {
+        guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
+        guard let photo = context.form.file("photo"), !photo.body.isEmpty else {
+            return try form(context, session, error: "Choose a photo to post.", status: .badRequest)
+        }
+        guard Imaging.sniff(photo.body) != nil else {
+            return try form(context, session, error: "That file is not a JPEG or PNG photo.", status: .unsupportedMediaType)
+        }
+        let address = clientAddress(context.request) ?? "unknown"
+        if case .limited(let wait) = limiter.admit(address, now: context.unixNow) {
+            var response = try form(
+                context, session,
+                error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",
+                status: .tooManyRequests)
+            response.headers["Retry-After"] = String(wait)
+            return response
+        }
+        let choices = StoryPublisher.Choices(
+            useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
+            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil)
+        let origin = storyOrigin ?? context.origin
+        let published: StoryPublisher.Published
+        do {
+            published = try await publisher.publish(
+                photo.body, choices: choices, as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
+                storyLink: { origin + SiteURL.story(did: $0.authority, rkey: $0.rkey).path })
+        } catch is SessionCredentials.SignInRequired {
+            return signInRedirect(next: SiteURL.create.path)
+        } catch StoryPublisher.Refusal.busy {
+            throw HTTPError(
+                .serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
+        } catch StoryPublisher.Refusal.unusable(let error) {
+            let status: HTTPStatus = error.kind == .tooLarge ? .payloadTooLarge : .unprocessableContent
+            return try form(context, session, error: "That photo could not be used: \(error.description).", status: status)
+        } catch let error as HatkError {
+            if let refused = try uploadRefused(error, context, session) { return refused }
+            throw error
+        }
+        pageCache.removeAll()
+        let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
+        switch published.crossPosted {
+        case nil: return .redirect(to: story.path)
+        case true?: return .redirect(to: story.with([("posted", "bluesky")]))
+        case false?: return .redirect(to: story.with([("posted", "bluesky-failed")]))
+        }
+    }
+
+    /// The form with what the story server's refusal of an upload means; nil for failures that are not about
+    /// capacity (those become the retry page).
+    func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) throws -> Response? {
+        guard case .http(let status, _) = error.kind else { return nil }
+        switch status {
+        case 507:
+            return try form(
+                context, session,
+                error: "The server has run out of storage space, so your photo was not saved. "
+                    + "Whoever runs this server needs to free some space; then try again.",
+                status: .insufficientStorage)
+        case 503:
+            var response = try form(
+                context, session, error: "The story server is busy right now. Try again in a few seconds.", status: .serviceUnavailable)
+            response.headers["Retry-After"] = "5"
+            return response
+        default:
+            return nil
+        }
+    }
+
+    /// `POST /create/inspect`: the start of a photo (its EXIF lives there) in, where it was taken out, so the form
+    /// can offer the place before posting. The coordinates never leave the server.
+    func inspectPhoto(_ context: RequestContext) async throws -> Response {
+        guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
+        let (located, place) = await publisher.inspect(context.form.file("photo")?.body ?? [])
+        let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
+        return Response(
+            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: .bytes(Array(try JSONEncoder().encode(body))))
+    }
+
+    struct DeleteModel: Encodable {
+        var csrf: String
+        var action: String
+        var cancelHref: String
+        var imageURL: String
+        var alt: String
+    }
+
+    /// `GET /profile/<did>/story/<rkey>/delete`: the confirm step.
+    func deleteConfirm(_ context: RequestContext) async throws -> Response {
+        let did = try context.parameter("did")
+        let rkey = try context.parameter("rkey")
+        let story = SiteURL.story(did: did, rkey: rkey)
+        guard let session = context.session else { return signInRedirect(next: story.path) }
+        guard session.did == did else { throw HTTPError(.forbidden, "You can only delete your own stories.") }
+        guard let parsed = DID.parse(did), RecordKey.isValid(rkey),
+            let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
+        else { return errors.notFound("This story does not exist, or it was already deleted.", context: context) }
+        let model = DeleteModel(
+            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path, cancelHref: story.path,
+            imageURL: view.thumb, alt: "The story you are about to delete")
+        return try pages.render("delete", title: "Delete story", model: model, form: true, context: context)
+    }
+
+    /// `POST /profile/<did>/story/<rkey>/delete`.
+    func deleteStory(_ context: RequestContext) async throws -> Response {
+        let did = try context.parameter("did")
+        let rkey = try context.parameter("rkey")
+        guard let session = context.session else { return signInRedirect(next: SiteURL.story(did: did, rkey: rkey).path) }
+        guard session.did == did, RecordKey.isValid(rkey) else { throw HTTPError(.forbidden, "You can only delete your own stories.") }
+        do {
+            try await publisher.delete(rkey: rkey, as: try await credentials.credentials(for: session, now: context.now))
+        } catch is SessionCredentials.SignInRequired {
+            return signInRedirect(next: SiteURL.story(did: did, rkey: rkey).path)
+        }
+        pageCache.removeAll()
+        return .redirect(to: SiteURL.home.path)
+    }
+}

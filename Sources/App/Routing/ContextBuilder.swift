@@ -1,0 +1,57 @@
+import ATProto
+import HTTPServer
+import HatkClient
+
+/// Fills a `RequestContext` once per request, before any front handler runs: decides the origin (refusing a
+/// Host that is not ours, sending a non-canonical one to the canonical origin), looks up the session, picks
+/// the reader, and parses a POST's form.
+struct ContextBuilder: Sendable {
+    let origins: @Sendable (Request) -> OriginDecision
+    let sessions: SessionStore
+    let stories: any StorySource
+    let credentials: SessionCredentials
+    let clock: @Sendable () -> UTCTime
+
+    enum Outcome {
+        case ready(RequestContext)
+        /// Answered before any handler: a redirect to the canonical origin, or a refusal.
+        case answered(Response)
+    }
+
+    func context(for request: Request, route: Route) throws -> Outcome {
+        let origin: String
+        switch route.anyHost ? .accepted("http://localhost") : origins(request) {
+        case .accepted(let accepted): origin = accepted
+        case .notCanonical(let canonical):
+            // Links, cookies and sign-in all live on one origin; anything else is sent there.
+            guard request.method == .get || request.method == .head else {
+                throw HTTPError(.misdirectedRequest, "This site lives at \(canonical). Open it there and try again.")
+            }
+            let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
+            return .answered(.redirect(to: canonical + (SiteURL.localPath(target) ?? "/"), status: .permanentRedirect))
+        case .refused:
+            throw HTTPError(
+                .misdirectedRequest,
+                "This server does not answer to that name. Use its address, or the name its owner set up.")
+        }
+        let cookies = CookieSettings(secure: origin.hasPrefix("https://"))
+        let now = clock()
+        let session = try request.cookies[cookies.sessionName].flatMap { id in
+            id.isEmpty ? nil : try sessions.session(id: id, now: now.unixSeconds)
+        }
+        let viewer = session.flatMap { session in
+            DID.parse(session.did).map { did in
+                StoryViewer(did: did) { [credentials] in try await credentials.credentials(for: session, now: now) }
+            }
+        }
+        var context = RequestContext(
+            request: request, origin: origin, now: now, session: session, cookies: cookies,
+            csrf: cookies.csrfToken(for: request), reader: stories.reader(for: viewer))
+        if request.method == .post {
+            do { context.form = try FormFields(request) } catch {
+                throw HTTPError(.badRequest, "The form could not be read. Go back, reload the page and try again.")
+            }
+        }
+        return .ready(context)
+    }
+}

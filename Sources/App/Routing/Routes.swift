@@ -1,0 +1,64 @@
+import HTTPServer
+
+/// One route of the front: a method and page kind, how its errors render, and the controller method that
+/// answers it. The whole table is `Controllers.routes`.
+struct Route: Sendable {
+    /// How a route's errors are rendered: an HTML page, or the viewer scripts' JSON.
+    enum Group: Sendable { case pages, api }
+
+    let method: HTTPMethod
+    let kind: SiteURL.Kind
+    var group: Group = .pages
+    /// The largest body accepted; nil is the router's default (64 KiB).
+    var bodyLimit: Int?
+    /// Anonymous visitors' answers may be reused for a moment (the page cache).
+    var cached = false
+    /// Answered on any Host, without the origin check: `/healthz`, which monitors reach by whatever address works.
+    var anyHost = false
+    let handler: ContextHandler
+}
+
+/// The front's controllers, each holding only what it uses.
+struct Controllers: Sendable {
+    let pages: StoryPages
+    let signIn: SignInController
+    let writes: StoryWrites
+    /// Absent against a remote hatk, whose accounts live there.
+    let household: HouseholdController?
+
+    /// Every route of the front. A new page is its `SiteURL` case and a line here naming its controller method.
+    var routes: [Route] {
+        var routes = [
+            Route(method: .get, kind: .home, cached: true, handler: pages.home),
+            Route(method: .get, kind: .stories, handler: pages.stories),
+            Route(method: .get, kind: .story, cached: true, handler: pages.story),
+            Route(method: .get, kind: .profile, cached: true, handler: pages.profile),
+            Route(method: .get, kind: .kiosk, cached: true, handler: pages.kiosk),
+            Route(method: .get, kind: .healthz, anyHost: true, handler: pages.healthz),
+            Route(method: .get, kind: .storiesData, group: .api, cached: true, handler: pages.storiesData),
+            Route(method: .get, kind: .kioskData, group: .api, cached: true, handler: pages.kioskData),
+            Route(method: .post, kind: .seen, group: .api, bodyLimit: 4096, handler: pages.markSeen),
+            Route(method: .get, kind: .login, handler: signIn.loginForm),
+            Route(method: .post, kind: .login, bodyLimit: 4096, handler: signIn.startSignIn),
+            Route(method: .get, kind: .authCallback, handler: signIn.finishSignIn),
+            Route(method: .post, kind: .logout, bodyLimit: 4096, handler: signIn.logout),
+            Route(method: .get, kind: .clientMetadata, handler: signIn.clientMetadata),
+            Route(method: .get, kind: .create, handler: writes.createForm),
+            Route(method: .post, kind: .create, bodyLimit: StoryWrites.maxUploadBytes, handler: writes.createStory),
+            Route(method: .post, kind: .createInspect, group: .api, bodyLimit: 1_100_000, handler: writes.inspectPhoto),
+            Route(method: .get, kind: .deleteStory, handler: writes.deleteConfirm),
+            Route(method: .post, kind: .deleteStory, bodyLimit: 4096, handler: writes.deleteStory),
+        ]
+        if let household {
+            routes += [
+                Route(method: .get, kind: .welcome, handler: household.welcome),
+                Route(method: .post, kind: .welcome, bodyLimit: 8192, handler: household.createOwner),
+                Route(method: .get, kind: .invite, handler: household.inviteForm),
+                Route(method: .post, kind: .invite, bodyLimit: 4096, handler: household.createInvite),
+                Route(method: .get, kind: .join, handler: household.joinForm),
+                Route(method: .post, kind: .join, bodyLimit: 8192, handler: household.join),
+            ]
+        }
+        return routes
+    }
+}

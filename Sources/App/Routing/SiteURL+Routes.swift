@@ -1,0 +1,84 @@
+/// The route side of `SiteURL`: each kind of page has a router pattern beside the path its case builds.
+extension SiteURL {
+    /// One case per page, without its values.
+    enum Kind: CaseIterable, Sendable {
+        case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
+        case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
+    }
+
+    var kind: Kind {
+        switch self {
+        case .home: .home
+        case .stories: .stories
+        case .story: .story
+        case .profile: .profile
+        case .create: .create
+        case .createInspect: .createInspect
+        case .healthz: .healthz
+        case .login: .login
+        case .logout: .logout
+        case .authCallback: .authCallback
+        case .clientMetadata: .clientMetadata
+        case .deleteStory: .deleteStory
+        case .storiesData: .storiesData
+        case .seen: .seen
+        case .kiosk: .kiosk
+        case .kioskData: .kioskData
+        case .welcome: .welcome
+        case .invite: .invite
+        case .join: .join
+        }
+    }
+}
+
+extension SiteURL.Kind {
+    /// The router pattern: the path with `:name` where a case has a value.
+    var pattern: String {
+        switch self {
+        case .home: "/"
+        case .stories: "/stories/:actor"
+        case .story: "/profile/:did/story/:rkey"
+        case .profile: "/profile/:actor"
+        case .create: "/create"
+        case .createInspect: "/create/inspect"
+        case .healthz: "/healthz"
+        case .login: "/login"
+        case .logout: "/logout"
+        case .authCallback: "/auth/callback"
+        case .clientMetadata: "/oauth-client-metadata.json"
+        case .deleteStory: "/profile/:did/story/:rkey/delete"
+        case .storiesData: "/api/stories/:actor"
+        case .seen: "/api/seen"
+        case .kiosk: "/kiosk"
+        case .kioskData: "/api/kiosk"
+        case .welcome: "/welcome"
+        case .invite: "/invite"
+        case .join: "/join/:token"
+        }
+    }
+
+    /// A sample URL of this kind, for the test that every path matches its pattern.
+    var example: SiteURL {
+        switch self {
+        case .home: .home
+        case .stories: .stories(actor: "maya.home.test")
+        case .story: .story(did: "did:plc:abc", rkey: "3kxyz")
+        case .profile: .profile(actor: "did:plc:abc")
+        case .create: .create
+        case .createInspect: .createInspect
+        case .healthz: .healthz
+        case .login: .login
+        case .logout: .logout
+        case .authCallback: .authCallback
+        case .clientMetadata: .clientMetadata
+        case .deleteStory: .deleteStory(did: "did:plc:abc", rkey: "3kxyz")
+        case .storiesData: .storiesData(actor: "did:plc:abc")
+        case .seen: .seen
+        case .kiosk: .kiosk
+        case .kioskData: .kioskData
+        case .welcome: .welcome
+        case .invite: .invite
+        case .join: .join(token: "abc")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Every page and endpoint of the front: one source of truth for the routes the router matches and for the
+/// links templates print. Each case has a `path` (a link) and, through its `Kind`, a `pattern` (a route).
+public enum SiteURL: Sendable, Equatable {
+    case home
+    /// The viewer entry for an author (DID or handle); redirects to one story.
+    case stories(actor: String)
+    /// One story, at Grain's permalink path.
+    case story(did: String, rkey: String)
+    case profile(actor: String)
+    case create
+    /// The create form's early look at a photo: where it was taken.
+    case createInspect
+    case healthz
+    case login
+    case logout
+    case authCallback
+    case clientMetadata
+    /// The confirm step before deleting one's own story (GET), and the delete itself (POST).
+    case deleteStory(did: String, rkey: String)
+    /// An author's active stories as JSON, for the script viewer.
+    case storiesData(actor: String)
+    /// Where the script viewer records a story as seen (POST).
+    case seen
+    /// The lean-back display, optionally limited to some authors.
+    case kiosk
+    /// The kiosk's playlist as JSON.
+    case kioskData
+    /// The household's first-run page, which creates the owner.
+    case welcome
+    /// The owner's invitation page.
+    case invite
+    /// An invitation link.
+    case join(token: String)
+
+    /// The path, with each dynamic segment percent-encoded.
+    public var path: String {
+        switch self {
+        case .home: return "/"
+        case .stories(let actor): return "/stories/" + Self.segment(actor)
+        case .story(let did, let rkey): return "/profile/" + Self.segment(did) + "/story/" + Self.segment(rkey)
+        case .profile(let actor): return "/profile/" + Self.segment(actor)
+        case .create: return "/create"
+        case .createInspect: return "/create/inspect"
+        case .healthz: return "/healthz"
+        case .login: return "/login"
+        case .logout: return "/logout"
+        case .authCallback: return "/auth/callback"
+        case .clientMetadata: return "/oauth-client-metadata.json"
+        case .deleteStory(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/delete"
+        case .storiesData(let actor): return "/api/stories/" + Self.segment(actor)
+        case .seen: return "/api/seen"
+        case .kiosk: return "/kiosk"
+        case .kioskData: return "/api/kiosk"
+        case .welcome: return "/welcome"
+        case .invite: return "/invite"
+        case .join(let token): return "/join/" + Self.segment(token)
+        }
+    }
+
+    /// `path` with a query string; values are percent-encoded, nil values left out.
+    public func with(_ query: [(String, String?)]) -> String {
+        let items = query.compactMap { name, value in value.map { "\(name)=\(Self.queryComponent($0))" } }
+        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+
+    static func segment(_ value: String) -> String {
+        encode(value, keeping: "-._~:@!$&'()*+,;=")
+    }
+
+    static func queryComponent(_ value: String) -> String {
+        encode(value, keeping: "-._~:@/")
+    }
+
+    private static func encode(_ value: String, keeping allowed: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || (byte < 0x80 && allowed.contains(c))
+            {
+                out.append(c)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    /// A `next` or `from` value is only honoured when it is a path on this site, never another origin.
+    ///
+    /// Browsers drop TAB, CR and LF anywhere in a URL and treat `\` as `/`, so `/\t/evil.example` becomes
+    /// `//evil.example`, another site. Rather than list the tricks, only printable ASCII is accepted (anything
+    /// else would have been percent-encoded by a browser anyway), and the path must not start a second slash.
+    static func localPath(_ candidate: String?) -> String? {
+        guard let candidate, candidate.hasPrefix("/"), candidate.utf8.count < 512,
+            candidate.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
+        else { return nil }
+        let second = candidate.utf8.dropFirst().first
+        guard second != UInt8(ascii: "/") else { return nil }
+        return candidate
+    }
+}

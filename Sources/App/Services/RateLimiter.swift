@@ -1,0 +1,51 @@
+import HTTPServer
+import Synchronization
+
+/// Counts attempts per client address in fixed one-minute windows, so that one client cannot keep the image
+/// workers (uploads) or the sign-in server (sign-ins) busy for everyone. Every attempt counts, whether it
+/// succeeds or not. A value type driven by `now` (Unix seconds), tested without a clock.
+struct RateLimit: Sendable {
+    /// The answer for one attempt.
+    enum Decision: Sendable, Equatable {
+        case allowed
+        /// Refused; the window ends `retryAfter` seconds from now.
+        case limited(retryAfter: Int64)
+    }
+
+    static let sweepThreshold = WindowCounts.sweepThreshold
+
+    private var counts: WindowCounts
+    var limit: Int { counts.limit }
+    var window: Int64 { counts.window }
+
+    /// - Parameters:
+    ///   - limit: attempts allowed per key and window.
+    ///   - window: the window length in seconds.
+    init(limit: Int, window: Int64 = 60) {
+        counts = WindowCounts(limit: limit, window: window)
+    }
+
+    /// Counts one attempt from `key` if it is within the limit.
+    mutating func admit(_ key: String, now: Int64) -> Decision {
+        if let wait = counts.wait(for: [key], now: now) { return .limited(retryAfter: wait) }
+        counts.record([key], now: now)
+        return .allowed
+    }
+
+    /// The number of keys tracked, for tests of the sweep.
+    var trackedKeys: Int { counts.trackedKeys }
+}
+
+/// A limit shared by every request of one server.
+final class RateLimiter: Sendable {
+    private let state: Mutex<RateLimit>
+
+    /// - Parameter perMinute: attempts one client address may make per minute.
+    init(perMinute: Int) {
+        state = Mutex(RateLimit(limit: perMinute))
+    }
+
+    func admit(_ key: String, now: Int64) -> RateLimit.Decision {
+        state.withLock { $0.admit(key, now: now) }
+    }
+}

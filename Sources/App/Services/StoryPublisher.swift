@@ -1,0 +1,99 @@
+import ATProto
+import Foundation
+import HatkClient
+import Imaging
+import Lexicon
+import Logging
+import Places
+
+/// Publishes a photo as a story for a signed-in person: the image pipeline on a bounded pool, the place name,
+/// `uploadBlob` and `createRecord` on the upstream, and the optional Bluesky cross-post. Knows nothing of HTTP
+/// requests or pages; the controller turns its outcomes into answers.
+struct StoryPublisher: Sendable {
+    let writer: HatkClient
+    let work: ImageWork
+    let pipeline: PipelineOptions
+    /// Names places from GPS at posting time (offline table, or Nominatim when the operator chose it).
+    let geocoder: (any Geocoding)?
+    /// Names places for the form's early look, never from an outside service: a file being picked is not yet
+    /// a decision to share where it was taken.
+    let places: (any Geocoding)?
+
+    /// What the person chose on the form.
+    struct Choices: Equatable, Sendable {
+        var useLocation = true
+        /// What the person typed in the location field; empty means "use the photo's place name".
+        var locationText = ""
+        var labels: [String] = []
+        var crossPost = false
+    }
+
+    /// The story that was made, and what became of the cross-post.
+    struct Published: Sendable {
+        var uri: ATURI
+        /// nil when no cross-post was asked for.
+        var crossPosted: Bool?
+    }
+
+    /// Why a photo could not be posted, for the form to say.
+    enum Refusal: Error {
+        /// Every worker is busy and the queue is full.
+        case busy
+        /// The photo itself cannot be used (format, size, pixels).
+        case unusable(ImagingError)
+    }
+
+    /// Processes `photo` and posts it. Upstream failures are thrown as `HatkError`.
+    /// - Parameter storyLink: the public link of the story once made, for the cross-post's text.
+    /// - Parameter credentials: asked for once the photo is processed, so a token is refreshed only for a photo
+    ///   that can be posted, and concurrent uploads waiting on one refresh still reach the image queue spread out.
+    func publish(
+        _ photo: [UInt8], choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
+        storyLink: (ATURI) -> String
+    ) async throws -> Published {
+        let processed: ProcessedImage
+        do {
+            let options = pipeline
+            processed = try await work.run { try ImagePipeline.process(photo, options: options) }
+        } catch is ImageWork.Busy {
+            throw Refusal.busy
+        } catch let error as ImagingError {
+            throw Refusal.unusable(error)
+        }
+        let place: PlaceLabel? =
+            if choices.useLocation, let gps = processed.metadata.gps { await geocoder?.label(for: gps) } else { nil }
+        let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
+        let credentials = try await credentials()
+        let blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+        let record = StoryComposer.record(
+            blob: blob, width: processed.width, height: processed.height, location: location, address: address,
+            labels: choices.labels, createdAt: now())
+        let output = try await writer.createRecord(
+            collection: StoryRecord.collection, record: try JSONValue(encoding: record), as: credentials)
+        let uri = try ATURI(output.uri)
+        guard choices.crossPost else { return Published(uri: uri, crossPosted: nil) }
+        // The story is posted whatever happens next; a failed cross-post is reported, never hidden.
+        let post = CrossPost.record(
+            place: LocationDisplay.format(location: location, address: address), storyURL: storyLink(uri), image: blob,
+            aspectRatio: record.aspectRatio, createdAt: now().iso8601)
+        do {
+            _ = try await writer.createRecord(collection: CrossPost.collection, record: post, as: credentials)
+            return Published(uri: uri, crossPosted: true)
+        } catch {
+            Log.warning("cross-post failed: \(error)", subsystem: "front")
+            return Published(uri: uri, crossPosted: false)
+        }
+    }
+
+    /// Where the start of a photo (its EXIF lives there) says it was taken: whether it has a position, and the
+    /// offline place name. The coordinates never leave this call.
+    func inspect(_ head: [UInt8]) async -> (located: Bool, place: String?) {
+        guard let gps = Exif.read(head).gps else { return (false, nil) }
+        return (true, await places?.label(for: gps)?.locationName)
+    }
+
+    /// Deletes one of the person's stories.
+    func delete(rkey: String, as credentials: DPoPCredentials) async throws {
+        try await writer.deleteRecord(collection: StoryRecord.collection, rkey: rkey, as: credentials)
+    }
+}

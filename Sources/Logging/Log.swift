@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// The one way every module writes diagnostics: a line per event on standard error, as text or as JSON, with
+/// the subsystem that wrote it. Never tokens, passwords, keys, coordinates or photo content: reasons and ids only.
+public enum Log {
+    /// How severe an event is.
+    public enum Level: String, Sendable, Comparable {
+        case info, warning, error
+
+        public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+        var rank: Int {
+            switch self {
+            case .info: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+    }
+
+    /// `text` (the default) or `json`, one object per line, for log collectors.
+    public enum Format: String, Sendable { case text, json }
+
+    /// Where lines go and how they look, set once at start.
+    public struct Settings: Sendable {
+        public var format: Format = .text
+        public var minimumLevel: Level = .info
+        /// Receives each finished line; standard error unless a test captures them.
+        public var sink: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        public init() {}
+    }
+
+    private static let settings = Mutex(Settings())
+
+    /// Replaces the settings (the command line does this once; tests capture lines).
+    public static func configure(_ new: Settings) { settings.withLock { $0 = new } }
+
+    public static func info(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
+        write(.info, message, subsystem: subsystem, fields: fields)
+    }
+
+    public static func warning(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
+        write(.warning, message, subsystem: subsystem, fields: fields)
+    }
+
+    public static func error(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
+        write(.error, message, subsystem: subsystem, fields: fields)
+    }
+
+    /// One event; `fields` carry ids such as the request id.
+    public static func write(_ level: Level, _ message: String, subsystem: String, fields: [String: String] = [:]) {
+        let current = settings.withLock { $0 }
+        guard level >= current.minimumLevel else { return }
+        current.sink(line(level, message, subsystem: subsystem, fields: fields, format: current.format, now: Date()))
+    }
+
+    static func line(
+        _ level: Level, _ message: String, subsystem: String, fields: [String: String], format: Format, now: Date
+    )
+        -> String
+    {
+        switch format {
+        case .text:
+            let extra = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            return "\(subsystem): \(level == .info ? "" : level.rawValue + ": ")\(message)\(extra)"
+        case .json:
+            var object = fields
+            object["time"] = ISO8601DateFormatter().string(from: now)
+            object["level"] = level.rawValue
+            object["subsystem"] = subsystem
+            object["message"] = message
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

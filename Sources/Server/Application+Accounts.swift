@@ -1,0 +1,44 @@
+import ATProto
+import App
+import Crypto
+import Foundation
+
+extension Application {
+    /// Why an account could not be added from the command line.
+    public struct AccountError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Adds a household account with a profile and a password (`users add`); the first becomes the owner.
+    /// - Parameter password: the password; a generated one when nil (returned so it can be shown once).
+    public func addAccount(name: String, displayName: String?, password: String?) throws -> (handle: String, password: String) {
+        guard let backend, let authServer else {
+            throw AccountError(description: "accounts live in the embedded backend; this server uses --appview")
+        }
+        let household = EmbeddedHousehold(
+            backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
+            setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
+        let chosen = password ?? SecureRandom.token(byteCount: 12)
+        do {
+            let checked = try NewMember.checkName(name)
+            let handle = try household.add(
+                NewMember(name: checked, displayName: displayName ?? checked.capitalized, password: chosen), now: .now)
+            return (handle, chosen)
+        } catch let error as HouseholdError {
+            throw AccountError(description: error.description)
+        } catch let error as NewMember.FieldError {
+            throw AccountError(description: error.description)
+        }
+    }
+
+    /// The setup code a person needs to create the owner at `/welcome`, while the household has no account.
+    public func setupCodeIfNeeded() throws -> String? {
+        guard let backend, try backend.store.accountCount() == 0 else { return nil }
+        return try SetupCode(dataDirectory: configuration.dataDirectory).current()
+    }
+
+    /// Known passwords for the demo household, so anyone trying the demo can sign in as a member.
+    static func demoPassword(for handle: String) -> String {
+        String(handle.prefix { $0 != "." }) + "-stories"
+    }
+}

@@ -1,0 +1,233 @@
+import ATProto
+import App
+import AuthServer
+import Backend
+import Crypto
+import Foundation
+import HTMLRendering
+import HTTPServer
+import HatkClient
+import Logging
+import Outbound
+import Places
+
+/// The whole server, built in order from configuration: the listening socket first (so its real port is known),
+/// then the embedded backend and its authorization server (unless an appview is configured), then the front,
+/// then the router over all of them. Nothing is set after construction.
+public final class Application: Sendable {
+    public let configuration: ServeConfiguration
+    public let server: HTTPServer
+    public let backend: EmbeddedBackend?
+    /// The embedded backend's OAuth authorization server (absent with `--appview`).
+    public let authServer: AuthServer?
+    public let front: Front
+    /// The page layout, shared by the front, the sign-in page and the router's error pages.
+    let pages: PageRenderer
+    /// Where this process reaches its own listener, for the front's writes to the embedded backend.
+    public let loopback: URL
+    let origins: OriginRules
+
+    /// Binds the port and builds everything; `start()` begins serving.
+    /// - Parameter clock: the current time, injectable so tests can move it.
+    public init(configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime = { .now }) throws {
+        self.configuration = configuration
+        let listener = try Listener(host: configuration.host, port: configuration.port)
+        loopback = Self.loopback(host: configuration.host, port: listener.port)
+        let origins = OriginRules(
+            canonical: configuration.canonicalOrigin, listeningOn: configuration.host, behindTLSProxy: configuration.behindTLSProxy)
+        self.origins = origins
+        let templates = try TemplateRenderer(directory: configuration.templatesDirectory, reloadOnChange: configuration.development)
+        let assets = try StaticFiles(root: configuration.publicDirectory, watch: configuration.development)
+        var contentSources = ContentPolicy.Sources()
+        if let appview = configuration.appview, let origin = Self.origin(of: appview) {
+            // Chromium applies form-action to the redirect after the sign-in form's POST: exactly this server, no wider.
+            contentSources.formActions = [origin]
+            if appview.scheme == "http" { contentSources.images.append(origin) }
+        }
+        let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
+        self.pages = pages
+        let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
+        let issuerURL = configuration.canonicalOrigin ?? loopback.absoluteString
+        let nonces = DPoPNonces()
+        let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
+        let upstream = configuration.appview ?? loopback
+        // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
+        // OAuth document or anything else names must be public.
+        let policy = AddressPolicy.publicOnly.allowing([upstream])
+        let writer = HatkClient(
+            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock, policy: policy)
+
+        var household: (any HouseholdDirectory)?
+        let stories: any StorySource
+        let signIn: SignInServers.Server
+        if let appview = configuration.appview {
+            backend = nil
+            authServer = nil
+            stories = RemoteStories(
+                client: HatkClient(
+                    baseURL: appview, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
+                    cacheTTL: configuration.readCacheTTL, policy: policy))
+            signIn = .remote(issuer: appview)
+        } else {
+            let backend = try EmbeddedBackend(dataDirectory: configuration.dataDirectory, publicURL: issuerURL, clock: clock)
+            var authConfiguration = AuthServerConfiguration(issuer: issuerURL)
+            authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
+            if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
+            authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
+            let authServer = try AuthServer(
+                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
+                sealingKey: dataKey, clock: clock,
+                renderSignIn: { page in
+                    pages.standalone("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status))
+                        ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
+                })
+            backend.setAuthenticator(authServer)
+            self.backend = backend
+            self.authServer = authServer
+            household = EmbeddedHousehold(
+                backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
+                setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
+            stories = RemoteStories(
+                client: HatkClient(
+                    baseURL: loopback, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
+                    cacheTTL: configuration.readCacheTTL, policy: policy))
+            signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata)
+        }
+
+        var settings = FrontSettings()
+        settings.photoDurationMs = Int(configuration.storySeconds * 1000)
+        settings.kioskFrameAncestors = configuration.kioskFrameAncestors
+        settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))
+        settings.pageCacheTTL = configuration.pageCacheTTL
+        settings.pipeline.maxBytes = configuration.maxPhotoBytes
+        settings.imageWorkers = configuration.imageWorkers
+        settings.imageQueue = configuration.imageQueue
+        settings.uploadsPerMinute = configuration.uploadsPerMinute
+        settings.canonicalOrigin = configuration.canonicalOrigin
+        let places = Self.geocoders(configuration)
+        let behindProxy = configuration.behindTLSProxy
+        front = try Front(
+            FrontDependencies(
+                pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
+                stories: stories, writer: writer,
+                signIn: SignInServers.Configuration(
+                    server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
+                household: household, origins: origins.decide,
+                clientAddress: { $0.clientAddress(trustingForwardedFor: behindProxy) },
+                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock))
+
+        var router = Router()
+        router.use(SecurityHeaders())
+        router.errorResponder = { error, request in SecurityHeaders.apply(to: Self.errorResponse(error, request: request, pages: pages)) }
+        assets.register(on: &router)
+        front.register(on: &router)
+        backend?.register(on: &router)
+        authServer?.register(on: &router)
+
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = listener.port
+        server = HTTPServer(configuration: serverConfiguration, router: router, listener: listener)
+    }
+
+    /// Errors the router raises itself: hatk's JSON on the backend's paths, a page everywhere else.
+    static func errorResponse(_ error: HTTPError, request: Request, pages: PageRenderer) -> Response {
+        var response: Response
+        if request.path.hasPrefix("/xrpc/") {
+            let body: [UInt8] = Array((try? JSONEncoder().encode(["error": error.message])) ?? Data())
+            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(body))
+        } else {
+            response = pages.errorPage(error)
+        }
+        for (name, value) in error.headers { response.headers[name] = value }
+        return response
+    }
+
+    /// Starts serving on the bound socket.
+    public func start() throws {
+        try server.start()
+    }
+
+    /// Stops serving, then writes what the front keeps in memory.
+    public func stop() async {
+        await server.shutdown()
+        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops cleanly.
+    public func runUntilSignal() async {
+        await server.runUntilSignal()
+        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+    }
+
+    /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every
+    /// interface, nothing when a public URL is configured (that is the address to use) or only loopback is bound.
+    public func addressesForOtherDevices() -> [String] {
+        guard configuration.canonicalOrigin == nil, ["0.0.0.0", "::"].contains(configuration.host) else { return [] }
+        return MachineAddresses.current().filter { !$0.isLoopback }.map { "http://\($0.urlHost):\(loopback.port ?? 0)" }
+    }
+
+    /// The origin this server is reached at from its own machine, or the configured public URL.
+    public var publicURL: String { configuration.canonicalOrigin ?? loopback.absoluteString }
+
+    /// `http://<address>:<port>` for the address we listen on; loopback when that is every interface.
+    static func loopback(host: String, port: UInt16) -> URL {
+        let address = ["0.0.0.0", "::", "", "localhost"].contains(host) ? "127.0.0.1" : host
+        let bracketed = address.contains(":") ? "[\(address)]" : address
+        // A numeric address and a port always make a URL; the fallback only satisfies the type.
+        return URL(string: "http://\(bracketed):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The embedded authorization server's metadata as it answers on `origin`, known without asking it.
+    static let embeddedMetadata: @Sendable (String) -> AuthorizationServerMetadata = { origin in
+        AuthorizationServerMetadata(
+            issuer: origin, authorizationEndpoint: origin + "/oauth/authorize", tokenEndpoint: origin + "/oauth/token",
+            pushedAuthorizationRequestEndpoint: origin + "/oauth/par", revocationEndpoint: origin + "/oauth/revoke",
+            dpopSigningAlgValuesSupported: ["ES256"])
+    }
+
+    /// `scheme://host[:port]` of a URL.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// How places are named: at posting time (offline table, or Nominatim when chosen), and the offline table alone
+    /// for the form's early look.
+    static func geocoders(_ configuration: ServeConfiguration) -> (posting: (any Geocoding)?, offline: OfflineGeocoder?) {
+        guard configuration.geocoder != .none else { return (nil, nil) }
+        var offline: OfflineGeocoder?
+        if FileManager.default.isReadableFile(atPath: configuration.placesCSV) {
+            offline = OfflineGeocoder(path: configuration.placesCSV)
+        } else {
+            Log.warning(
+                "no readable place table at \(configuration.placesCSV) (run `make places-data`): photos keep their H3 cell but get no place name")
+        }
+        switch configuration.geocoder {
+        case .offline: return (offline, offline)
+        case .nominatim:
+            // Public addresses only: coordinates must never go to whatever a name resolves to on the LAN.
+            let client = NominatimClient(baseURL: configuration.nominatimURL, policy: .publicOnly)
+            return (NominatimGeocoder(client: client, fallback: offline), offline)
+        case .none: return (nil, nil)
+        }
+    }
+
+    /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.
+    public func seedDemoIfAsked(now: UTCTime = .now) throws -> [(handle: String, password: String)] {
+        guard configuration.demo, let backend, let authServer else { return [] }
+        let handles = try DemoHousehold.seed(
+            into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
+        if !handles.isEmpty, configuration.demoExtraMembers > 0 {
+            try DemoHousehold.seedExtraMembers(
+                configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
+                handleDomain: configuration.handleDomain, now: now)
+        }
+        return try handles.map { handle in
+            let password = Self.demoPassword(for: handle)
+            guard let account = try backend.store.account(handle) else { return (handle, password) }
+            try authServer.setPassword(password, for: account.did)
+            return (handle, password)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ATProto
+import Foundation
+import Logging
+
+extension Command {
+    /// Carries out the command, printing what a person at the terminal needs.
+    public func run() async throws {
+        switch self {
+        case .help:
+            print(Command.usage)
+        case .processImage(let input, let output, let maxBytes, let places):
+            print(try Tools.processImage(input: input, output: output, maxBytes: maxBytes, placesCSV: places))
+        case .h3(let resolution):
+            while let line = readLine() {
+                print(Tools.h3Line(line, resolution: resolution))
+            }
+        case .addUser(let command):
+            try addUser(command)
+        case .serve(let configuration):
+            try await serve(configuration)
+        }
+    }
+
+    func addUser(_ command: AddUser) throws {
+        var configuration = ServeConfiguration()
+        configuration.dataDirectory = command.dataDirectory
+        configuration.handleDomain = command.handleDomain
+        // No socket is needed to add an account.
+        configuration.port = 0
+        var password: String?
+        if command.passwordFromStdin {
+            password = readLine(strippingNewline: true)
+            guard let p = password, p.count >= 8 else {
+                throw UsageError(description: "the password on standard input must be at least 8 characters")
+            }
+        }
+        let app = try Application(configuration: configuration)
+        let created = try app.addAccount(name: command.name, displayName: command.displayName, password: password)
+        print("Added \(created.handle)")
+        if password == nil { print("Password (shown once): \(created.password)") }
+    }
+
+    func serve(_ configuration: ServeConfiguration) async throws {
+        // Past a file size limit (ulimit -f) write() then fails with EFBIG, which the blob store reports as a full
+        // disk, instead of the default action of SIGXFSZ ending the whole server.
+        signal(SIGXFSZ, SIG_IGN)
+        let app = try Application(configuration: configuration)
+        // Everything is ready before the first request is answered: /healthz means "serving".
+        let seeded = try app.seedDemoIfAsked()
+        try app.start()
+        if !seeded.isEmpty {
+            print("Seeded the demo household. Sign in as:")
+            for member in seeded { print("  \(member.handle)  password: \(member.password)") }
+        }
+        if let code = try app.setupCodeIfNeeded() {
+            print("This household has no owner yet. Open /welcome and enter the setup code: \(code)")
+            print("(It is also in \(configuration.dataDirectory)/setup-code; `grain-stories users add NAME` works too.)")
+        }
+        print("grain-stories is serving on \(app.publicURL)")
+        for url in app.addressesForOtherDevices() { print("  from other devices: \(url)") }
+        // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
+        // for the port of `--port 0`) sees this line when it happens.
+        fflush(nil)
+        await app.runUntilSignal()
+        print("grain-stories stopped")
+    }
+}

@@ -1,0 +1,71 @@
+import ATProto
+import App
+import AuthServer
+import Backend
+import Foundation
+import Lexicon
+
+/// The front's view of the embedded household: accounts in the backend's store, passwords in the authorization
+/// server, the setup code in the data directory.
+struct EmbeddedHousehold: HouseholdDirectory {
+    let backend: EmbeddedBackend
+    let authServer: AuthServer
+    let handleDomain: String
+    let setupCode: SetupCode
+
+    func needsOwner() throws -> Bool { try backend.store.accountCount() == 0 }
+
+    func isSetupCode(_ code: String) throws -> Bool { try setupCode.matches(code) }
+
+    func isOwner(_ did: String) throws -> Bool { try backend.store.isOwner(did) }
+
+    func createOwner(_ member: NewMember, now: UTCTime) throws -> String {
+        let account = try translated { try backend.store.createOwner(handle: handle(for: member.name), now: now) }
+        try finish(account, member, now: now)
+        setupCode.remove()
+        return account.handle
+    }
+
+    func createInvite(by did: String, now: UTCTime) throws -> String {
+        guard let did = DID.parse(did) else { throw HouseholdError.inviteInvalid }
+        return try backend.store.createInvite(by: did, now: now)
+    }
+
+    func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool { try backend.store.isInviteUsable(token, now: now) }
+
+    func acceptInvite(_ token: String, member: NewMember, now: UTCTime) throws -> String {
+        let account = try translated { try backend.store.acceptInvite(token, handle: handle(for: member.name), now: now) }
+        try finish(account, member, now: now)
+        return account.handle
+    }
+
+    /// Adds an account from the command line (`users add`): the first one becomes the owner.
+    func add(_ member: NewMember, now: UTCTime) throws -> String {
+        if try needsOwner() { return try createOwner(member, now: now) }
+        let account = try translated { try backend.store.createAccount(handle: handle(for: member.name), now: now) }
+        try finish(account, member, now: now)
+        return account.handle
+    }
+
+    func handle(for name: String) -> String { "\(name).\(handleDomain)" }
+
+    /// Gives a fresh account its profile and password.
+    func finish(_ account: Account, _ member: NewMember, now: UTCTime) throws {
+        let trimmed = member.displayName.trimmingCharacters(in: .whitespaces)
+        let profile = ProfileRecord(displayName: trimmed.isEmpty ? nil : String(trimmed.prefix(64)), createdAt: now.iso8601)
+        try backend.store.putRecord(
+            did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile), now: now)
+        try authServer.setPassword(member.password, for: account.did)
+    }
+
+    /// The store's refusals in the front's words.
+    func translated<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as BackendStore.HouseholdError {
+            switch error {
+            case .alreadySetUp: throw HouseholdError.alreadySetUp
+            case .inviteInvalid: throw HouseholdError.inviteInvalid
+            case .nameTaken: throw HouseholdError.nameTaken
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import App
+import HTTPServer
+
+/// Which origins this server answers as (a stand-in until HTTPServer's origin policy is wired in): loopback
+/// names and the address it listens on, and the canonical origin when configured, to which every other accepted
+/// name is sent.
+struct OriginRules: Sendable {
+    let canonical: String?
+    let listeningOn: String
+    /// A TLS proxy serves us: the browser's origin is https.
+    let behindTLSProxy: Bool
+
+    func decide(_ request: Request) -> OriginDecision {
+        guard let host = request.headers["Host"]?.lowercased(), !host.isEmpty, host.utf8.count < 256 else { return .refused }
+        let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }) + "]" : String(host.prefix { $0 != ":" })
+        let origin = (behindTLSProxy ? "https://" : "http://") + host
+        if let canonical {
+            if canonical.lowercased() == origin || canonical.lowercased() == "https://" + host { return .accepted(canonical) }
+            return isLocal(name) ? .notCanonical(canonical: canonical) : .refused
+        }
+        return isLocal(name) ? .accepted(origin) : .refused
+    }
+
+    func isLocal(_ name: String) -> Bool {
+        name == "localhost" || name.hasSuffix(".localhost") || name.hasPrefix("127.") || name == "[::1]" || name == listeningOn
+    }
+}

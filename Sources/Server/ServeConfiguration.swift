@@ -1,0 +1,74 @@
+import Foundation
+
+/// Everything `grain-stories serve` can be told, with defaults for a household box.
+public struct ServeConfiguration: Sendable {
+    /// The address to listen on; `0.0.0.0` to accept other machines on the network.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (tests).
+    public var port: UInt16 = 8080
+    /// All state lives here: SQLite files, blobs, keys.
+    public var dataDirectory = "./data"
+    /// A remote hatk server (grain.social or self-hosted). When nil the embedded backend serves.
+    public var appview: URL?
+    /// The origin browsers use to reach us; defaults to `http://<host>:<port>`.
+    public var publicURL: String?
+    public var templatesDirectory = "./Templates"
+    public var publicDirectory = "./Public"
+    /// Re-read templates and static files on change.
+    public var development = false
+    /// Seed the demo household into an empty data directory.
+    public var demo = false
+    /// Where the demo's sample photographs are (see `make demo-photos`).
+    public var demoPhotosDirectory = "./.build/demo-photos"
+    /// Extra demo members with one story each (benchmarks use a strip of 20 authors).
+    public var demoExtraMembers = 0
+    /// Household handles end in this domain: `maya.home.test`.
+    public var handleDomain = "home.test"
+    /// How photos are named from their GPS position.
+    public enum GeocoderChoice: String, Sendable { case offline, nominatim, none }
+    public var geocoder = GeocoderChoice.offline
+    public var nominatimURL = URL(string: "https://nominatim.openstreetmap.org")!
+    /// The GeoNames-derived table of populated places (`make places` fetches it).
+    public var placesCSV = "./.build/places/cities1000.csv"
+    /// Published photos are made to fit this many bytes (Grain: 900,000; at most the lexicon's 5,000,000).
+    public var maxPhotoBytes = 900_000
+    /// How long answers of the hatk server are reused (the author list, stories, profiles).
+    public var readCacheTTL: Duration = .seconds(2)
+    /// How long pages for visitors without a session are reused.
+    public var pageCacheTTL: Duration = .seconds(1)
+    /// Seconds each photo shows in the viewer and the kiosk (Grain: 5).
+    public var storySeconds: Double = 5
+    /// Origins that may show `/kiosk` in a frame (a wall dashboard); every other page refuses framing.
+    public var kioskFrameAncestors: [String] = []
+
+    /// A CSP `frame-ancestors` source: an http(s) origin without path, quote or space.
+    static func isFrameAncestor(_ origin: String) -> Bool {
+        guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
+        else { return false }
+        return !origin.contains(where: { "'; ,\"".contains($0) || $0.isWhitespace })
+    }
+    /// How long one call to the hatk server may take.
+    public var upstreamTimeout: TimeInterval = 10
+    /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix, and per-client
+    /// limits count the last `X-Forwarded-For` hop (the address the proxy saw) instead of the proxy's own address.
+    public var behindTLSProxy = false
+    /// Photos one client address may post per minute; past it the form answers 429 with Retry-After.
+    public var uploadsPerMinute = 30
+    /// Photos processed at once: one per core, since the work is all CPU.
+    public var imageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Photos waiting for a worker; past that an upload answers 503 with Retry-After instead of queueing.
+    public var imageQueue = 16
+    /// The embedded authorization server issues and requires DPoP nonces, like an atproto-profile server.
+    public var requireDPoPNonce = false
+    /// Cheap scrypt parameters, for tests only.
+    public var fastPasswordHashing = false
+
+    public init() {}
+
+    /// The configured public origin (`--public-url`) without a trailing slash: the one origin the site lives at.
+    public var canonicalOrigin: String? {
+        guard let publicURL else { return nil }
+        return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+    }
+}

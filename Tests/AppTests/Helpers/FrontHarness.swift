@@ -1,0 +1,100 @@
+import ATProto
+import Crypto
+import Foundation
+import HTMLRendering
+import HTTPServer
+import HatkClient
+import Outbound
+import TestSupport
+
+@testable import App
+
+/// The front in process: its routes on a router that requests are handed to directly (no sockets), over a fake
+/// story source, a temporary data directory and a clock the test moves.
+struct FrontHarness {
+    let front: Front
+    let router: Router
+    let stories: FakeStories
+    let clock: TestClock
+    let directory: TemporaryDirectory
+    /// The Host every request names unless a test says otherwise.
+    static let host = "box.local:8080"
+
+    /// - Parameter origins: how Hosts are judged; by default `box.local:8080` and `localhost:8080` are ours.
+    init(
+        household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
+        origins: (@Sendable (Request) -> OriginDecision)? = nil
+    ) throws {
+        let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
+        let stories = FakeStories()
+        let directory = TemporaryDirectory("front")
+        var settings = settings
+        settings.pageCacheTTL = .zero
+        let dependencies = FrontDependencies(
+            pages: PageRenderer(
+                templates: try TemplateRenderer(directory: repositoryRoot.appendingPathComponent("Templates").path),
+                assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
+            dataDirectory: directory.path, sealingKey: SealingKey.random(), stories: stories,
+            writer: HatkClient(baseURL: URL(string: "http://127.0.0.1:9")!, timeout: 1),
+            signIn: SignInServers.Configuration(
+                server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
+                nonces: DPoPNonces()),
+            household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
+            geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now })
+        front = try Front(dependencies)
+        var router = Router()
+        front.register(on: &router)
+        self.router = router
+        self.stories = stories
+        self.clock = clock
+        self.directory = directory
+    }
+
+    static let defaultOrigins: @Sendable (Request) -> OriginDecision = { request in
+        switch request.headers["Host"] {
+        case "box.local:8080"?: .accepted("http://box.local:8080")
+        case "localhost:8080"?: .accepted("http://localhost:8080")
+        default: .refused
+        }
+    }
+
+    /// Answers one request as the server would, without a socket.
+    func send(
+        _ method: HTTPMethod = .get, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        host: String = FrontHarness.host
+    ) async -> Response {
+        var all = HTTPHeaders()
+        all.add("Host", host)
+        for (name, value) in headers { all.add(name, value) }
+        let (path, query) = Self.split(target)
+        let request = Request(method: method, path: path, query: query, headers: all, body: body, remoteAddress: "192.168.1.30")
+        return await router.respond(to: request)
+    }
+
+    static func split(_ target: String) -> (String, String) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, "") }
+        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    }
+
+    /// A session for `did` stored as a sign-in would leave it; returns the session cookie's value.
+    func signIn(did: DID, handle: String, origin: String = "http://box.local:8080") throws -> String {
+        let id = SecureRandom.token(byteCount: 32)
+        let tokens = TokenSet(
+            accessToken: "at-\(handle)", refreshToken: "rt-\(handle)", expiresAt: clock.unixSeconds + 3600, subject: did.rawValue,
+            scope: nil, handle: handle)
+        try front.sessions.create(
+            BrowserSession(
+                idHash: SessionStore.hash(id), did: did.rawValue, handle: handle, tokens: tokens,
+                dpopKey: P256PrivateKey().rawRepresentation, origin: origin),
+            now: clock.unixSeconds)
+        return id
+    }
+}
+
+extension Response {
+    /// The body as text.
+    var text: String {
+        if case .bytes(let bytes) = body { return String(decoding: bytes, as: UTF8.self) }
+        return ""
+    }
+}

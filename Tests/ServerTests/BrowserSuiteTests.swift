@@ -1,0 +1,60 @@
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+/// The viewer, strip and kiosk driven in headless Chromium by Selenium (Tests/AppTests/Browser), against a
+/// live demo household. The Python suite reaches a control endpoint here to move the server's clock.
+@Suite(.serialized)
+struct BrowserSuiteTests {
+    /// Runs every browser behaviour at one window size; the Python report is attached on failure.
+    func runSuite(width: Int, height: Int) async throws {
+        let app = try await LiveApp(storySeconds: 2)
+        var router = Router()
+        router.on(.post, "/advance") { request in
+            let hours = Double(request.query("hours") ?? "") ?? 0
+            app.clock.advance(hours: hours)
+            return .text("ok")
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let control = HTTPServer(configuration: configuration, router: router)
+        try control.start()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("Tests/AppTests/Browser/viewer_suite.py").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["BASE_URL"] = app.base
+        environment["CONTROL_URL"] = "http://127.0.0.1:\(control.port)"
+        environment["WINDOW"] = "\(width)x\(height)"
+        environment["DEMO_PHOTOS"] = demoPhotos
+        environment["STORY_MS"] = "2000"
+        process.environment = environment
+        // The report goes to a file and the exit is awaited, so no cooperative thread blocks while the
+        // live server (which runs on those threads) answers the browser.
+        let reportURL = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: reportURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: reportURL)
+        process.standardOutput = log
+        process.standardError = log
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        try log.close()
+        let report = (try? String(contentsOf: reportURL, encoding: .utf8)) ?? ""
+        await control.shutdown()
+        await app.stop()
+        print(report)
+        #expect(status == 0, "browser suite at \(width)×\(height) failed:\n\(report)")
+        #expect(report.contains("\nOK"), "the suite did not finish:\n\(report)")
+    }
+
+    @Test("every viewer, strip and kiosk behaviour holds in Chromium on a phone (390×844)")
+    func phone() async throws { try await runSuite(width: 390, height: 844) }
+
+    @Test("every viewer, strip and kiosk behaviour holds in Chromium on a desktop (1440×900)")
+    func desktop() async throws { try await runSuite(width: 1440, height: 900) }
+}

@@ -1,0 +1,65 @@
+import App
+import Server
+import Testing
+
+struct CommandLineTests {
+    @Test("serve options parse into the configuration")
+    func parsesServe() throws {
+        guard
+            case .serve(let c) = try Command.parse([
+                "serve", "--demo", "--port", "0", "--data", "/tmp/x", "--appview", "https://grain.social", "--dev",
+            ])
+        else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(c.demo && c.development)
+        #expect(c.port == 0)
+        #expect(c.dataDirectory == "/tmp/x")
+        #expect(c.appview?.absoluteString == "https://grain.social")
+    }
+
+    @Test("bad arguments give a usage error naming the problem")
+    func badArguments() {
+        for args in [["serve", "--port", "http"], ["serve", "--bogus"], ["launch"], ["serve", "--appview", "ftp://x"], ["serve", "--data"]] {
+            #expect(throws: Command.UsageError.self, "\(args)") { try Command.parse(args) }
+        }
+    }
+}
+
+struct UsersCommandTests {
+    @Test("users add parses its name and options")
+    func parsesUsersAdd() throws {
+        guard
+            case .addUser(let c) = try Command.parse(["users", "add", "Maya", "--display-name", "Maya Costa", "--password-stdin", "--data", "/tmp/d"])
+        else {
+            Issue.record("expected users add")
+            return
+        }
+        #expect(c.name == "maya")
+        #expect(c.displayName == "Maya Costa")
+        #expect(c.passwordFromStdin)
+        #expect(c.dataDirectory == "/tmp/d")
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "add"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "remove", "x"]) }
+    }
+}
+
+struct EnvironmentConfigurationTests {
+    @Test("serve options come from GRAIN_STORIES_* variables, and flags win over them")
+    func environment() throws {
+        let env = [
+            "GRAIN_STORIES_PORT": "9000", "GRAIN_STORIES_DATA": "/srv/s", "GRAIN_STORIES_DEMO": "true",
+            "GRAIN_STORIES_PUBLIC_URL": "https://s.example",
+        ]
+        guard case .serve(let c) = try Command.parse(["serve", "--port", "9100"], environment: env) else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(c.port == 9100)
+        #expect(c.dataDirectory == "/srv/s")
+        #expect(c.demo)
+        #expect(c.publicURL == "https://s.example")
+        #expect(throws: Command.UsageError.self) { try Command.parse(["serve"], environment: ["GRAIN_STORIES_DEMO": "maybe"]) }
+    }
+}

@@ -1,0 +1,97 @@
+import ATProto
+import App
+import Server
+import Backend
+import Foundation
+import Synchronization
+import TestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+let demoPhotos: String =
+    ProcessInfo.processInfo.environment["GRAIN_DEMO_PHOTOS"]
+    ?? repositoryRoot.appendingPathComponent(".build/demo-photos").path
+
+/// A real grain-stories on 127.0.0.1 and a free port, with the repository's templates and assets.
+struct LiveApp {
+    let app: Application
+    let clock: TestClock
+    let base: String
+    let dataDirectory: String
+
+    init(
+        demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false,
+        caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5,
+        configure: (inout ServeConfiguration) -> Void = { _ in }
+    ) async throws {
+        var configuration = ServeConfiguration()
+        configuration.port = port
+        configuration.publicURL = publicURL
+        configuration.dataDirectory =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("app-\(UUID().uuidString)").path
+        configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
+        configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
+        configuration.demo = demo
+        configuration.demoPhotosDirectory = demoPhotos
+        configuration.appview = appview
+        configuration.upstreamTimeout = upstreamTimeout
+        configuration.fastPasswordHashing = true
+        configuration.requireDPoPNonce = dpopNonces
+        configuration.behindTLSProxy = behindTLSProxy
+        configuration.storySeconds = storySeconds
+        // Tests that move the clock want every read fresh; the cache test turns caching on.
+        if !caches {
+            configuration.readCacheTTL = .zero
+            configuration.pageCacheTTL = .zero
+        }
+        configure(&configuration)
+        let clock = TestClock()
+        self.clock = clock
+        dataDirectory = configuration.dataDirectory
+        app = try Application(configuration: configuration, clock: { clock.now })
+        _ = try app.seedDemoIfAsked(now: clock.now)
+        try app.start()
+        base = app.publicURL
+    }
+
+    func stop() async { await app.stop() }
+
+    /// GET without following redirects.
+    func get(_ path: String) async throws -> (status: Int, body: String, headers: [String: String]) {
+        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(from: URL(string: base + path)!)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for name in ["Content-Type", "Location", "Content-Security-Policy", "X-Content-Type-Options", "Cache-Control", "Referrer-Policy"] {
+            headers[name] = http.value(forHTTPHeaderField: name)
+        }
+        return (http.statusCode, String(decoding: data, as: UTF8.self), headers)
+    }
+}
+
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// Every match of a regular expression's first capture group.
+func captures(_ pattern: String, in text: String) -> [String] {
+    let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+        Range($0.range(at: 1), in: text).map { String(text[$0]) }
+    }
+}
+
+/// Undoes the escaping templates apply to attribute values.
+func unescape(_ s: String) -> String {
+    s.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
+        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#x27;", with: "'")
+}

@@ -1,0 +1,167 @@
+import Backend
+import Foundation
+import Testing
+
+@testable import App
+@testable import Server
+
+/// Uploads under load: a bounded image pool that sheds with 503 + Retry-After, and a per-client rate limit.
+@Suite(.serialized)
+struct UploadLoadTests {
+    /// Waits (polling, bounded) until `condition` holds; false if it never did.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
+    @Test("the image pool runs `limit` photos, queues `queueLimit` more, and refuses the next at once")
+    func poolBounds() async throws {
+        // setup
+        let work = ImageWork(limit: 1, queueLimit: 2)
+        let gate = DispatchSemaphore(value: 0)
+        let jobs = (0..<3).map { index in
+            Task {
+                try await work.run {
+                    gate.wait()
+                    return index
+                }
+            }
+        }
+        #expect(try await eventually { work.load == (running: 1, waiting: 2) })
+
+        // act
+        await #expect(throws: ImageWork.Busy.self) { try await work.run { -1 } }
+        for _ in jobs { gate.signal() }
+        var results: [Int] = []
+        for job in jobs { results.append(try await job.value) }
+
+        // validate
+        #expect(results == [0, 1, 2])
+        #expect(work.load == (running: 0, waiting: 0), "every worker slot is given back")
+    }
+
+    @Test("the rate limiter allows N uploads per key and window, then answers how long to wait")
+    func rateLimiterWindows() {
+        // setup
+        var limiter = RateLimit(limit: 2, window: 60)
+
+        // act
+        let decisions = [
+            limiter.admit("a", now: 100), limiter.admit("a", now: 110), limiter.admit("a", now: 130),
+            limiter.admit("b", now: 130), limiter.admit("a", now: 160),
+        ]
+
+        // validate
+        #expect(decisions == [.allowed, .allowed, .limited(retryAfter: 30), .allowed, .allowed])
+    }
+
+    @Test("the rate limiter sweeps expired keys once its table is large")
+    func rateLimiterSweep() {
+        // setup
+        var limiter = RateLimit(limit: 5, window: 60)
+        for index in 0..<RateLimit.sweepThreshold { _ = limiter.admit("ip:\(index)", now: 0) }
+
+        // act
+        _ = limiter.admit("ip:late", now: 61)
+
+        // validate
+        #expect(limiter.trackedKeys == 1)
+    }
+
+    @Test("50 concurrent uploads with a small pool each post (303) or get 503 with Retry-After, and the server serves on")
+    func concurrentUploads() async throws {
+        // setup
+        let live = try await LiveApp {
+            $0.imageWorkers = 1
+            $0.imageQueue = 2
+            $0.uploadsPerMinute = 1000
+        }
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+        let photo = try gradientJPEG(width: 1600, height: 1200)
+        let before = try await storyCount(live, actor: "maya.home.test")
+
+        // act
+        let pages = try await withThrowingTaskGroup(of: Browser.Page.self) { group in
+            for _ in 0..<50 { group.addTask { try await browser.postPhoto(photo, csrf: csrf) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        // validate
+        let posted = pages.filter { $0.status == 303 }
+        let shed = pages.filter { $0.status == 503 }
+        #expect(posted.count + shed.count == 50, "other answers: \(pages.map(\.status).filter { $0 != 303 && $0 != 503 })")
+        #expect(!posted.isEmpty)
+        #expect(!shed.isEmpty, "with one worker and two places in the queue, some of 50 uploads must be turned away")
+        #expect(shed.allSatisfy { $0.retryAfter == "5" && $0.body.contains("Try again in a few seconds") })
+        #expect(posted.allSatisfy { $0.location?.contains("/story/") == true })
+        #expect(try await storyCount(live, actor: "maya.home.test") == before + posted.count, "every 303 is one story")
+        #expect(try await live.get("/healthz").status == 200)
+        #expect(try await live.get("/").status == 200)
+        #expect(try await browser.postPhoto(try gradientJPEG(width: 300, height: 200, seed: 9), csrf: csrf).status == 303)
+    }
+
+    @Test("past the per-client rate an upload gets 429 with Retry-After and a clear form; the next window lets it in")
+    func perClientRateLimit() async throws {
+        // setup
+        let live = try await LiveApp { $0.uploadsPerMinute = 2 }
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+
+        // act
+        var statuses: [Int] = []
+        for seed in 0..<2 { statuses.append(try await browser.postPhoto(try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf).status) }
+        let limited = try await browser.postPhoto(try gradientJPEG(width: 200, height: 150, seed: 2), csrf: csrf)
+        live.clock.advance(hours: 60.0 / 3600)
+        let nextWindow = try await browser.postPhoto(try gradientJPEG(width: 200, height: 150, seed: 3), csrf: csrf)
+
+        // validate
+        #expect(statuses == [303, 303])
+        #expect(limited.status == 429)
+        #expect(limited.retryAfter == "60")
+        #expect(limited.body.contains("Wait 60 seconds, then try again."))
+        #expect(limited.body.contains(#"name="photo""#), "the form is shown again")
+        #expect(nextWindow.status == 303)
+    }
+
+    @Test("behind the TLS proxy, uploads are counted per last X-Forwarded-For hop, not per proxy")
+    func rateLimitBehindProxy() async throws {
+        // setup
+        let live = try await LiveApp(behindTLSProxy: true) { $0.uploadsPerMinute = 1 }
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+        func post(_ seed: Int, via forwardedFor: String) async throws -> Int {
+            try await browser.postPhoto(
+                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": forwardedFor]
+            ).status
+        }
+
+        // act
+        let first = try await post(0, via: "198.51.100.1, 203.0.113.5")
+        let sameClientForged = try await post(1, via: "192.0.2.77, 203.0.113.5")
+        let otherClient = try await post(2, via: "203.0.113.5, 203.0.113.6")
+
+        // validate
+        #expect(first == 303)
+        #expect(sameClientForged == 429)
+        #expect(otherClient == 303)
+    }
+
+    /// How many active stories `handle` has, read from the embedded backend over XRPC (which wants a DID).
+    func storyCount(_ live: LiveApp, actor handle: String) async throws -> Int {
+        let did = try #require(try live.app.backend?.store.account(handle)?.did.rawValue)
+        let page = try await live.get("/xrpc/social.grain.unspecced.getStories?actor=\(did)")
+        let json = try JSONSerialization.jsonObject(with: Data(page.body.utf8)) as? [String: Any]
+        return (json?["stories"] as? [Any])?.count ?? -1
+    }
+}

@@ -1,0 +1,21 @@
+import ATProto
+import Synchronization
+
+/// A clock tests move by hand, shared by every test target: time-based code takes a `() -> UTCTime` and tests
+/// pass `{ clock.now }`.
+public final class TestClock: Sendable {
+    private let current: Mutex<UTCTime>
+
+    public init(_ start: UTCTime = .now) { current = Mutex(start) }
+
+    public var now: UTCTime { current.withLock { $0 } }
+
+    /// The current time in Unix seconds.
+    public var unixSeconds: Int64 { now.unixSeconds }
+
+    public func advance(hours: Double) { advance(seconds: hours * 3600) }
+
+    public func advance(seconds: Double) { current.withLock { $0 = $0.adding(seconds: seconds) } }
+
+    public func set(_ time: UTCTime) { current.withLock { $0 = time } }
+}
