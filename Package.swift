@@ -84,7 +84,10 @@ let package = Package(
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Outbound", "TestSupport"],
+            dependencies: [
+                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage",
+                "TestSupport",
+            ],
             exclude: ["__Snapshots__"]),
         .testTarget(
             name: "ServerTests",

@@ -20,7 +20,7 @@ import Testing
         let request = try #require(stub.requests.first)
         #expect(stub.requests.count == 1)
         #expect(request.path == "/reverse")
-        #expect(request.query == "format=json&lat=48.8566&lon=2.3522&addressdetails=1")
+        #expect(request.query == "format=json&lat=48.8566&lon=2.3522&addressdetails=1&zoom=14")
         #expect(request.userAgent == "grain-stories/0.1 (+https://github.com/grain-stories)")
         #expect(result?.name == "Hôtel de Ville")
         #expect(result?.displayName?.hasPrefix("Hôtel de Ville, Place de l'Hôtel de Ville") == true)
@@ -43,7 +43,7 @@ import Testing
 
         let request = try #require(stub.requests.first)
         #expect(request.path == "/nominatim/reverse")
-        #expect(request.query == "format=json&lat=-33.86881&lon=0&addressdetails=1")
+        #expect(request.query == "format=json&lat=-33.86881&lon=0&addressdetails=1&zoom=14")
         #expect(request.userAgent == "test-agent/1")
     }
 

@@ -64,6 +64,14 @@ public struct PendingAuthorization: Codable, Sendable, Equatable {
     public var issuer: String
     /// Unix seconds; pending sign-ins older than ten minutes are refused.
     public var createdAt: Int64
+
+    public init(state: String, codeVerifier: String, dpopKey: [UInt8], issuer: String, createdAt: Int64) {
+        self.state = state
+        self.codeVerifier = codeVerifier
+        self.dpopKey = dpopKey
+        self.issuer = issuer
+        self.createdAt = createdAt
+    }
 }
 
 /// An OAuth failure: the server's `error` code and description, or a transport problem.

@@ -3,7 +3,6 @@ import Lexicon
 import Testing
 
 @testable import App
-@testable import Server
 
 struct SeenStateTests {
     static let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!

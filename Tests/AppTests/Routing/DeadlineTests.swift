@@ -1,7 +1,6 @@
 import Testing
 
 @testable import App
-@testable import Server
 
 struct DeadlineTests {
     struct TooSlow: Error {}
