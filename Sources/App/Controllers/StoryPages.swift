@@ -57,6 +57,7 @@ struct StoryPages: Sendable {
         else { return errors.notFound("This story does not exist, or it was deleted.", context: context) }
         if let viewer = context.viewer {
             model.csrf = context.csrf.value
+            model.deleteDialog = model.item.deleteHref != nil
             // Served means seen, so the strip is right even for visitors without scripts.
             seen.mark(model.item, account: viewer, now: context.now)
         }

@@ -45,6 +45,9 @@ public enum StoryPage {
         var notice: String?
         /// The visitor's CSRF token, for the delete dialog and seen marks; set for signed-in visitors.
         var csrf: String?
+        /// The delete dialog is in the page only where the visitor may delete what it shows: their own story, or
+        /// the script viewer's shell of a signed-in visitor (it may open their own stories).
+        var deleteDialog = false
         var data: ViewerData
     }
 
@@ -55,6 +58,7 @@ public enum StoryPage {
         return Model(
             author: author, item: .blank, position: "", segments: [], previousHref: "", nextHref: "", closeHref: "",
             previousAuthorHref: nil, nextAuthorHref: nil, preload: [], durationMs: durationMs, notice: nil, csrf: csrf,
+            deleteDialog: csrf != nil,
             data: ViewerData(
                 author: author, items: [], index: 0, authors: [], closeHref: "/", durationMs: durationMs,
                 signedIn: signedIn))

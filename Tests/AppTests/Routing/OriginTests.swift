@@ -42,3 +42,46 @@ import Testing
         }
     }
 }
+
+@Suite struct PageChromeTests {
+    @Test("every page's header names the signed-in member and offers sign-out; anonymous pages offer sign-in")
+    func headerShowsWhoIsSignedIn() async throws {
+        let front = try FrontHarness()
+        let did = front.stories.addAuthor(handle: "maya.home.test", count: 1, now: front.clock.now)
+        let cookie = try front.signIn(did: did, handle: "maya.home.test")
+        for path in ["/", "/create", "/profile/maya.home.test", "/login?next=/x"] {
+            let page = await front.send(.get, path, headers: [("Cookie", "gs_session=\(cookie)")])
+            if page.status == .seeOther { continue }  // /login redirects a signed-in visitor
+            #expect(page.text.contains("data-signed-in-as>@maya.home.test<"), "\(path) names who is signed in")
+            #expect(page.text.contains(#"action="/logout""#), "\(path) offers sign-out")
+        }
+        let anonymous = await front.send(.get, "/")
+        #expect(anonymous.text.contains(#"href="/login">Sign in<"#))
+        #expect(!anonymous.text.contains("data-signed-in-as"))
+    }
+
+    @Test("the CSP lets the create form preview a chosen photo (blob:), and COOP is only sent where browsers honour it")
+    func contentPolicyFitsTheOrigin() async throws {
+        let front = try FrontHarness()
+        let lan = await front.send(.get, "/login")
+        #expect(lan.headers["Content-Security-Policy"]?.contains("img-src 'self' data: blob:") == true)
+        #expect(lan.headers["Cross-Origin-Opener-Policy"] == nil, "plain http on a LAN name: Chromium would log an error")
+        let local = await front.send(.get, "/login", host: "localhost:8080")
+        #expect(local.headers["Cross-Origin-Opener-Policy"] == "same-origin")
+    }
+
+    @Test("someone else's story page carries no delete dialog; one's own does")
+    func deleteDialogOnlyOnOwnStories() async throws {
+        let front = try FrontHarness()
+        let maya = front.stories.addAuthor(handle: "maya.home.test", count: 1, now: front.clock.now)
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let cookie = try front.signIn(did: jonas, handle: "jonas.home.test")
+        let mayas = try #require(front.stories.content.withLock { $0.stories[maya.rawValue]?.first })
+        let own = try #require(front.stories.content.withLock { $0.stories[jonas.rawValue]?.first })
+        let other = await front.send(.get, "/profile/\(maya.rawValue)/story/\(mayas.rkey)", headers: [("Cookie", "gs_session=\(cookie)")])
+        #expect(other.status == .ok)
+        #expect(!other.text.contains("data-delete-dialog"))
+        let mine = await front.send(.get, "/profile/\(jonas.rawValue)/story/\(own.rkey)", headers: [("Cookie", "gs_session=\(cookie)")])
+        #expect(mine.text.contains("data-delete-dialog"))
+    }
+}
