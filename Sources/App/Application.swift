@@ -8,6 +8,7 @@ import HTTPServer
 import HatkClient
 import Outbound
 import Places
+import Synchronization
 
 /// The whole server, assembled from configuration: the HTTP server, the front, and (unless an
 /// appview is configured) the embedded backend on the same origin.
@@ -18,6 +19,8 @@ public final class Application: Sendable {
     /// The embedded backend's OAuth authorization server (absent with `--appview`).
     public let authServer: AuthServer?
     let front: Front
+    /// The origin in the embedded backend's image URLs, known once the port is bound.
+    let imageOrigin = BoundOrigin()
 
     /// Builds everything without binding a port; `start()` binds.
     /// - Parameter clock: the current time, injectable so tests can move it.
@@ -31,8 +34,9 @@ public final class Application: Sendable {
         let publicURL = configuration.resolvedPublicURL(port: configuration.port)
         var household: HouseholdAdmin?
         if configuration.appview == nil {
+            let imageOrigin = imageOrigin
             let backend = try EmbeddedBackend(
-                dataDirectory: configuration.dataDirectory, publicURL: publicURL, clock: clock)
+                dataDirectory: configuration.dataDirectory, clock: clock, origin: { _ in imageOrigin.value })
             var authConfiguration = AuthServerConfiguration(issuer: publicURL)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
@@ -44,7 +48,7 @@ public final class Application: Sendable {
                     (try? pages.render("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status)))
                         ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
                 })
-            backend.setAuthenticator(authServer)
+            backend.setAuthenticator(AuthServerViewers(authServer: authServer))
             self.backend = backend
             self.authServer = authServer
             household = HouseholdAdmin(backend: backend, authServer: authServer, handleDomain: configuration.handleDomain)
@@ -134,7 +138,7 @@ public final class Application: Sendable {
         if let appview = configuration.appview {
             upstream = appview
         } else {
-            backend?.setPublicURL(publicURL)
+            imageOrigin.set(publicURL)
             authServer?.setIssuer(publicURL)
             // The front reaches the embedded backend over HTTP, exactly as it would a remote hatk: over loopback
             // by default, or through the configured public URL, which is the issuer whose URLs DPoP proofs must name.
@@ -181,4 +185,21 @@ public final class Application: Sendable {
             return (handle, password)
         }
     }
+}
+
+/// A string set once the server is bound (the lead replaces it with the origin policy).
+final class BoundOrigin: Sendable {
+    private let current = Mutex<String?>(nil)
+    var value: String? { current.withLock { $0 } }
+    func set(_ origin: String) { current.withLock { $0 = origin } }
+}
+
+/// The authorization server as the backend's authenticator: the account and the token's granted scope.
+struct AuthServerViewers: ViewerAuthenticator {
+    let authServer: AuthServer
+    func viewer(for request: Request) async -> AuthenticatedViewer? {
+        await authServer.grantedAccess(for: request).map { AuthenticatedViewer(did: $0.did, scope: $0.scope) }
+    }
+    func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { authServer.dpopChallenge(for: request) }
+    func currentDPoPNonce() -> String? { authServer.currentDPoPNonce() }
 }
