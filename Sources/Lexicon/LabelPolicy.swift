@@ -92,6 +92,11 @@ public struct LabelPolicy: Sendable, Equatable {
         return resolve(values: active.sorted())
     }
 
+    /// The decision for a story: its view carries its self-labels and any labeler's.
+    public func resolve(_ story: StoryView) -> LabelDecision {
+        resolve(story.labels ?? [])
+    }
+
     /// The decision for bare label values (a record's self-labels, say).
     public func resolve(values: [String]) -> LabelDecision {
         var worst = LabelDecision.none

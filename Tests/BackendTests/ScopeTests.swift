@@ -1,9 +1,10 @@
 import ATProto
-import Backend
 import Foundation
 import HTTPServer
 import Lexicon
 import Testing
+
+@testable import Backend
 
 struct ScopeTests {
     @Test("granted scopes are read as the atproto permission spec writes them")
@@ -89,5 +90,27 @@ struct ScopeTests {
         #expect(scope.allowsRepo("app.bsky.feed.post", .create))
         #expect(scope.allowsBlob("image/jpeg") && scope.allowsBlob("image/png"))
         #expect(scope.hasAtproto)
+    }
+}
+
+/// The scope table covers every procedure the backend serves.
+struct ProcedureTableTests {
+    @Test("every procedure refuses a token without atproto, and answers hatk's status when nobody is signed in")
+    func everyProcedure() async throws {
+        let f = try BackendFixture()
+        let maya = try f.account("maya")
+        for procedure in Procedure.allCases {
+            let contentType = procedure == .uploadBlob ? "image/jpeg" : "application/json"
+            let refused = await f.post(procedure.rawValue, as: maya, scope: "transition:generic", contentType: contentType, body: Array("{}".utf8))
+            #expect(refused.status == 401, "\(procedure.rawValue)")
+            #expect(refused.json?["error"] == .string("ScopeMissingError"), "\(procedure.rawValue)")
+            let anonymous = await f.post(procedure.rawValue, as: nil, contentType: contentType, body: Array("{}".utf8))
+            #expect(anonymous.status == procedure.unauthenticated.status.code, "\(procedure.rawValue)")
+            #expect(anonymous.json?["error"] == .string("Authentication required"), "\(procedure.rawValue)")
+        }
+        let expected500 = Procedure.allCases.filter { $0.unauthenticated.status == .internalServerError }.map(\.rawValue)
+        #expect(
+            Set(expected500) == ["social.grain.graph.muteActor", "social.grain.graph.unmuteActor", "social.grain.unspecced.markStoriesViewed"],
+            "Grain's handlers that throw a plain Error")
     }
 }

@@ -69,3 +69,16 @@ struct LabelPolicyTests {
         for value in LabelPolicy.serverHiddenValues { #expect(LabelPolicy.grain.resolve(values: [value]).action == .hide, "\(value)") }
     }
 }
+
+extension LabelPolicyTests {
+    @Test("a story view's labels decide its treatment; a story without labels is shown as usual")
+    func storyViews() {
+        var story = StoryView(
+            uri: "at://did:plc:author/social.grain.story/3jzfcijpj2z2a", cid: "",
+            creator: ProfileView(cid: "", did: "did:plc:author", handle: "a.test"),
+            thumb: "/t", fullsize: "/f", aspectRatio: AspectRatio(width: 1, height: 1), createdAt: "2026-08-19T12:00:00.000Z")
+        #expect(LabelPolicy.grain.resolve(story) == .none)
+        story.labels = [label("sexual")]
+        #expect(LabelPolicy.grain.resolve(story).action == .warnMedia)
+    }
+}

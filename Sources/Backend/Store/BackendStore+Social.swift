@@ -102,10 +102,11 @@ extension BackendStore {
     }
 
     /// Grain's story-favorite and story-comment sources (`?1` is the viewer): another account's favourite or top-level
-    /// comment on a story of the viewer's that is still there and not hidden by the owner.
+    /// comment on a story of the viewer's that is still there and not hidden by the owner. CROSS JOIN keeps SQLite
+    /// starting from the viewer's stories rather than from every favourite and comment in the household.
     static let notificationSource = """
         FROM records s
-        JOIN records n ON n.subject = s.uri AND n.collection IN ('social.grain.favorite', 'social.grain.comment')
+        CROSS JOIN records n ON n.subject = s.uri AND n.collection IN ('social.grain.favorite', 'social.grain.comment')
         JOIN accounts a ON a.did = n.did
         LEFT JOIN records p ON p.did = n.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
         WHERE s.did = ?1 AND s.collection = 'social.grain.story' AND n.did != ?1
