@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"]),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
-        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),
+        .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
+        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(

@@ -7,9 +7,9 @@ import Storage
 import Synchronization
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
-/// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It is also the backend's
-/// ``ViewerAuthenticator``, checking those tokens on resource requests.
-public final class AuthServer: ViewerAuthenticator, Sendable {
+/// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It also checks those tokens on
+/// resource requests (``viewer(for:)``, ``grantedAccess(for:)``).
+public final class AuthServer: Sendable {
     let database: Database
     let accounts: BackendStore
     let configuration: AuthServerConfiguration

@@ -4,52 +4,51 @@ import HTTPServer
 import Lexicon
 import Synchronization
 
-/// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads, blobs and
-/// household accounts on SQLite and the data directory. The front talks to it over HTTP only.
+/// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
+/// household accounts on SQLite and the data directory. Browsers and remote clients reach it over HTTP; the
+/// front in the same process may read through ``queries`` instead.
 public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
     let blobQueue = BlobQueue()
     let clock: @Sendable () -> UTCTime
+    /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
+    let origin: @Sendable (Request) -> String?
     private let authenticatorBox: Mutex<(any ViewerAuthenticator)?>
-    private let baseURL: Mutex<String>
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
-    ///   - publicURL: the origin browsers reach us at, for absolute image URLs in views.
-    ///   - clock: the current time; tests pass a fixed one to check the 24-hour window.
-    ///   - authenticator: who a write acts for; without one every write answers 401.
+    ///   - clock: the current time; tests pass one they can move.
+    ///   - authenticator: who a request acts for; without one every request is anonymous and every write answers 401.
+    ///   - origin: the origin to put in front of image URLs for a request (the policy that decides it lives with the
+    ///     composition root); nil or `""` gives relative URLs.
     ///   - blobFileSystem: the call that writes blob bytes; tests pass one that runs out of space.
     public init(
-        dataDirectory: String, publicURL: String, clock: @escaping @Sendable () -> UTCTime = { .now },
-        authenticator: (any ViewerAuthenticator)? = nil, blobFileSystem: BlobFileSystem = .system
+        dataDirectory: String, clock: @escaping @Sendable () -> UTCTime = { .now }, authenticator: (any ViewerAuthenticator)? = nil,
+        origin: @escaping @Sendable (Request) -> String? = { _ in nil }, blobFileSystem: BlobFileSystem = .system
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         store = try BackendStore(path: dataDirectory + "/backend.sqlite")
         blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
         self.clock = clock
+        self.origin = origin
         authenticatorBox = Mutex(authenticator)
-        baseURL = Mutex(Self.trimmed(publicURL))
     }
 
-    /// Changes the origin used in image URLs, e.g. once a server bound to port 0 knows its port.
-    public func setPublicURL(_ url: String) {
-        baseURL.withLock { $0 = Self.trimmed(url) }
-    }
-
-    public var publicURL: String { baseURL.withLock { $0 } }
-
-    /// Who writes act for; set after init when the authenticator itself needs this backend's store.
+    /// Who requests act for; set after init when the authenticator itself needs this backend's store.
     public func setAuthenticator(_ authenticator: any ViewerAuthenticator) {
         authenticatorBox.withLock { $0 = authenticator }
     }
 
     var authenticator: (any ViewerAuthenticator)? { authenticatorBox.withLock { $0 } }
 
-    var views: ViewBuilder { ViewBuilder(publicURL: publicURL) }
+    /// The read queries, for callers in this process (no HTTP, no DPoP): pass the viewer and the image base.
+    public var queries: BackendQueries { BackendQueries(store: store, clock: clock) }
 
-    private static func trimmed(_ url: String) -> String {
-        url.hasSuffix("/") ? String(url.dropLast()) : url
+    /// The image base of a request's views: the origin it was sent to, without a trailing slash.
+    func imageBase(for request: Request) -> String {
+        let base = origin(request) ?? ""
+        return base.hasSuffix("/") ? String(base.dropLast()) : base
     }
 
     /// Adds the backend's paths (`/xrpc/…`, `/img/…`) to a router.
@@ -66,20 +65,6 @@ public final class EmbeddedBackend: Sendable {
         }
         router.on(.get, "/img/:preset/:did/:cid") { [self] request in
             try self.image(request)
-        }
-    }
-
-    func query(_ request: Request) async throws -> Response {
-        let nsid = try request.parameters.require("nsid")
-        switch nsid {
-        case "social.grain.unspecced.getStoryAuthors": return try getStoryAuthors(request)
-        case "social.grain.unspecced.getStories": return try getStories(request)
-        case "social.grain.unspecced.getStory": return try getStory(request)
-        case "social.grain.unspecced.getStoryArchive": return try getStoryArchive(request)
-        case "social.grain.unspecced.getActorProfile": return try getActorProfile(request)
-        case "dev.hatk.getRecord": return try getRecord(request)
-        case "com.atproto.sync.getBlob": return try getBlob(request)
-        default: return XRPC.error(.notFound, "Method not found: \(nsid)")
         }
     }
 }
@@ -110,5 +95,9 @@ enum XRPC {
     /// An error in the atproto form: a machine-readable name and a sentence for people.
     static func error(_ status: HTTPStatus, error: String, message: String) -> Response {
         json(XRPCErrorBody(error: error, message: message), status: status)
+    }
+
+    static func error(_ failure: BackendError) -> Response {
+        json(XRPCErrorBody(error: failure.error, message: failure.message), status: failure.status)
     }
 }

@@ -11,15 +11,6 @@ extension HatkClient {
     public func reading(as credentials: @escaping @Sendable () async throws -> DPoPCredentials) -> any StoryReading {
         ViewerReads(client: self, credentials: credentials)
     }
-
-    /// One XRPC query signed with `credentials`.
-    public func query<Output: Decodable>(
-        _ nsid: String, _ parameters: [(String, String)], as credentials: DPoPCredentials
-    ) async throws(HatkError) -> Output {
-        let request = OutboundRequest(url: try xrpcURL(nsid, parameters), headers: ["Accept": "application/json"], timeout: timeout)
-        let (data, status) = try await signedExchange(request, credentials: credentials, nsid: nsid)
-        return try decode(Output.self, data: data, status: status, nsid: nsid)
-    }
 }
 
 /// `StoryReading` as one signed-in person.

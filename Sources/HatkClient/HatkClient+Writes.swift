@@ -82,34 +82,50 @@ extension HatkClient {
         _ nsid: String, body: Data, contentType: String, credentials: DPoPCredentials
     ) async throws(HatkError) -> Output {
         let url = try xrpcURL(nsid, [])
-        let request = OutboundRequest(method: "POST", url: url, headers: ["Content-Type": contentType], body: body, timeout: timeout)
-        let (data, status) = try await signedExchange(request, credentials: credentials, nsid: nsid)
+        let request = OutboundRequest(
+            method: "POST", url: url, headers: ["Content-Type": contentType, "Accept": "application/json"], body: body, timeout: timeout)
+        let (data, status, type) = try await signed(request, nsid: nsid, credentials: credentials)
         if (200..<300).contains(status) { invalidateCache() }
-        return try decode(Output.self, data: data, status: status, nsid: nsid)
+        return try decode(Output.self, data: data, status: status, contentType: type, nsid: nsid)
     }
 
-    /// Sends `request` with `Authorization: DPoP <token>` and a fresh proof carrying `ath`; a `use_dpop_nonce`
-    /// challenge is answered once with the server's nonce. Reads and writes both go through here.
-    func signedExchange(
-        _ request: OutboundRequest, credentials: DPoPCredentials, nsid: String
-    ) async throws(HatkError) -> (data: Data, status: Int) {
+    /// A query signed as the viewer, so the answer is personalised (`viewer.fav`, `unviewedCount`, block and mute
+    /// filtering). Never cached: the read cache holds anonymous answers only.
+    public func query<Output: Decodable>(
+        _ nsid: String, _ parameters: [(String, String)], as credentials: DPoPCredentials?
+    ) async throws(HatkError) -> Output {
+        guard let credentials else { return try await query(nsid, parameters) }
+        let request = OutboundRequest(url: try xrpcURL(nsid, parameters), headers: ["Accept": "application/json"], timeout: timeout)
+        let (data, status, type) = try await signed(request, nsid: nsid, credentials: credentials)
+        return try decode(Output.self, data: data, status: status, contentType: type, nsid: nsid)
+    }
+
+    /// Sends `request` with `Authorization: DPoP <token>` and a fresh proof for its method and URL (query left out,
+    /// as DPoP's `htu` is), retrying once when the server answers with a `use_dpop_nonce` challenge.
+    func signed(
+        _ request: OutboundRequest, nsid: String, credentials: DPoPCredentials
+    ) async throws(HatkError) -> (data: Data, status: Int, contentType: String?) {
         let key: P256PrivateKey
         do { key = try P256PrivateKey(rawRepresentation: credentials.dpopKey) } catch {
             throw HatkError(kind: .http(status: 401, error: "unreadable DPoP key"), endpoint: nsid)
         }
         var request = request
         request.headers["Authorization"] = "DPoP \(credentials.accessToken)"
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.fragment = nil
+        let htu = components?.url ?? request.url
         for attempt in 0..<2 {
             do {
                 request.headers["DPoP"] = try DPoP.proof(
-                    key: key, method: request.method, url: credentials.proofURL(for: request.url), now: clock(),
-                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: request.url))
+                    key: key, method: request.method, url: credentials.proofURL(for: htu), now: clock(),
+                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: htu))
             } catch {
                 throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
             }
-            let (data, status, challenge) = try await send(request, nsid: nsid)
+            let (data, status, challenge, contentType) = try await send(request, nsid: nsid)
             if attempt == 0, status == 401, challenge { continue }
-            return (data, status)
+            return (data, status, contentType)
         }
         throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)
     }

@@ -38,7 +38,7 @@ public final class HatkClient: XRPCReads {
         try await query(nsid, parameters)
     }
 
-    /// One XRPC query: `GET /xrpc/<nsid>?…`, decoded into `Output`.
+    /// One XRPC query: `GET /xrpc/<nsid>?…`, decoded into `Output`. Anonymous answers may come from the read cache.
     public func query<Output: Decodable>(
         _ nsid: String, _ parameters: [(String, String)]
     ) async throws(HatkError)
@@ -46,11 +46,11 @@ public final class HatkClient: XRPCReads {
     {
         let url = try xrpcURL(nsid, parameters)
         if let cached = cache.get(url.absoluteString) {
-            return try decode(Output.self, data: cached, status: 200, nsid: nsid)
+            return try decode(Output.self, data: cached, status: 200, contentType: "application/json", nsid: nsid)
         }
         let request = OutboundRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout)
-        let (data, status, _) = try await send(request, nsid: nsid)
-        let output = try decode(Output.self, data: data, status: status, nsid: nsid)
+        let (data, status, _, contentType) = try await send(request, nsid: nsid)
+        let output = try decode(Output.self, data: data, status: status, contentType: contentType, nsid: nsid)
         cache.put(url.absoluteString, data)
         return output
     }
@@ -76,8 +76,10 @@ public final class HatkClient: XRPCReads {
     }
 
     /// Sends one request, remembers any `DPoP-Nonce` the server gives, and tells whether the answer was a
-    /// `use_dpop_nonce` challenge (only writes act on that).
-    func send(_ request: OutboundRequest, nsid: String) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool) {
+    /// `use_dpop_nonce` challenge (only signed calls act on that) and what Content-Type it came with.
+    func send(
+        _ request: OutboundRequest, nsid: String
+    ) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool, contentType: String?) {
         let response: OutboundResponse
         do {
             response = try await http.send(request)
@@ -87,22 +89,34 @@ public final class HatkClient: XRPCReads {
         }
         nonces.update(for: request.url, nonce: response.headers["DPoP-Nonce"])
         let challenge = (response.headers["WWW-Authenticate"] ?? "").contains("use_dpop_nonce")
-        return (response.body, response.status, challenge)
+        return (response.body, response.status, challenge, response.headers["Content-Type"])
     }
 
+    /// Decodes a 2xx JSON answer, or turns an error status into ``HatkError``. Only `application/json` bodies are
+    /// parsed: a hatk that serves a web app answers an XRPC method it does not know with its HTML page, 200 included.
     func decode<Output: Decodable>(
-        _ type: Output.Type, data: Data, status: Int, nsid: String
+        _ type: Output.Type, data: Data, status: Int, contentType: String?, nsid: String
     ) throws(HatkError)
         -> Output
     {
+        let isJSON = Self.isJSON(contentType)
         guard (200..<300).contains(status) else {
-            let body = try? JSONDecoder().decode(XRPCErrorBody.self, from: data)
-            throw HatkError(kind: .http(status: status, error: body?.error ?? "no error body"), endpoint: nsid)
+            let body = isJSON ? try? JSONDecoder().decode(XRPCErrorBody.self, from: data) : nil
+            throw HatkError(kind: .http(status: status, error: body?.error ?? "no error body"), endpoint: nsid, detail: body?.message ?? "")
+        }
+        guard isJSON else {
+            throw HatkError(kind: .notJSON(status: status, contentType: contentType ?? "none"), endpoint: nsid)
         }
         do {
             return try JSONDecoder().decode(Output.self, from: data)
         } catch {
             throw HatkError(kind: .malformed, endpoint: nsid, detail: "\(error)")
         }
+    }
+
+    /// `application/json`, with or without parameters, in any case.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first else { return false }
+        return type.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 }

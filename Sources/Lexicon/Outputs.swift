@@ -71,6 +71,12 @@ public struct WriteOutput: Codable, Sendable, Equatable {
     }
 }
 
+/// Output of `dev.hatk.getPreferences`: every preference of the viewer by key.
+public struct PreferencesOutput: Codable, Sendable, Equatable {
+    public var preferences: [String: JSONValue]
+    public init(preferences: [String: JSONValue]) { self.preferences = preferences }
+}
+
 /// The error body every hatk endpoint uses: `{"error": "..."}`.
 public struct XRPCErrorBody: Codable, Sendable, Equatable {
     public var error: String

@@ -11,7 +11,10 @@ public enum RecordValidator {
     }
 
     /// Collections this server knows; records of others are refused rather than stored unchecked.
-    public static let knownCollections: Set<String> = [StoryRecord.collection, ProfileRecord.collection, CrossPost.collection]
+    public static let knownCollections: Set<String> = [
+        StoryRecord.collection, ProfileRecord.collection, CrossPost.collection, FavoriteRecord.collection,
+        CommentRecord.collection, BlockRecord.collection,
+    ]
 
     public static func validate(_ record: JSONValue, collection: String) throws(Invalid) {
         guard case .object(let fields) = record else { throw Invalid(path: "record", message: "must be an object") }
@@ -22,6 +25,9 @@ public enum RecordValidator {
         case StoryRecord.collection: try validateStory(fields)
         case ProfileRecord.collection: try validateProfile(fields)
         case CrossPost.collection: try validatePost(fields)
+        case FavoriteRecord.collection: try validateFavorite(fields)
+        case CommentRecord.collection: try validateComment(fields)
+        case BlockRecord.collection: try validateBlock(fields)
         default: throw Invalid(path: "collection", message: "unknown collection \(collection)")
         }
     }
@@ -66,14 +72,7 @@ public enum RecordValidator {
         guard text.utf8.count <= 3000, text.count <= 300 else {
             throw Invalid(path: "record/text", message: "is too long (at most 300 characters)")
         }
-        if let facets = f["facets"] {
-            guard case .array(let list) = facets else { throw Invalid(path: "record/facets", message: "must be an array") }
-            for (i, facet) in list.enumerated() {
-                guard let start = facet["index"]?["byteStart"]?.intValue, let end = facet["index"]?["byteEnd"]?.intValue,
-                    start >= 0, end >= start, end <= Int64(text.utf8.count)
-                else { throw Invalid(path: "record/facets/\(i)/index", message: "must lie within the text") }
-            }
-        }
+        try facets(f["facets"], text: text)
         if let embed = f["embed"] {
             guard embed["$type"] == .string("app.bsky.embed.images"), case .array(let images)? = embed["images"],
                 (1...4).contains(images.count)
@@ -89,6 +88,57 @@ public enum RecordValidator {
             guard case .array(let list) = tags, list.count <= 8 else { throw Invalid(path: "record/tags", message: "at most 8 tags") }
         }
         try datetime(f["createdAt"], path: "record/createdAt", required: true)
+    }
+
+    /// `social.grain.favorite`: `subject` (an AT-URI) and `createdAt`.
+    static func validateFavorite(_ f: [String: JSONValue]) throws(Invalid) {
+        try atURI(f["subject"], path: "record/subject", required: true)
+        try datetime(f["createdAt"], path: "record/createdAt", required: true)
+    }
+
+    /// `social.grain.comment`: `text` (at most 300 graphemes and 3000 bytes), `subject`, `createdAt`; optional `facets`,
+    /// `replyTo` and `focus` (AT-URIs).
+    static func validateComment(_ f: [String: JSONValue]) throws(Invalid) {
+        guard case .string(let text)? = f["text"] else { throw Invalid(path: "record/text", message: "is required") }
+        guard text.utf8.count <= CommentRecord.maxBytes, text.count <= CommentRecord.maxGraphemes else {
+            throw Invalid(path: "record/text", message: "is too long (at most \(CommentRecord.maxGraphemes) characters)")
+        }
+        try atURI(f["subject"], path: "record/subject", required: true)
+        try atURI(f["replyTo"], path: "record/replyTo", required: false)
+        try atURI(f["focus"], path: "record/focus", required: false)
+        try facets(f["facets"], text: text)
+        try datetime(f["createdAt"], path: "record/createdAt", required: true)
+    }
+
+    /// `social.grain.graph.block`: `subject` (a DID) and `createdAt`.
+    static func validateBlock(_ f: [String: JSONValue]) throws(Invalid) {
+        guard case .string(let subject)? = f["subject"], DID.isValid(subject) else {
+            throw Invalid(path: "record/subject", message: "must be a DID")
+        }
+        try datetime(f["createdAt"], path: "record/createdAt", required: true)
+    }
+
+    /// `app.bsky.richtext.facet` arrays: each facet's byte range lies within the text and it has a features array.
+    static func facets(_ value: JSONValue?, text: String) throws(Invalid) {
+        guard let value else { return }
+        guard case .array(let list) = value else { throw Invalid(path: "record/facets", message: "must be an array") }
+        guard list.count <= 100 else { throw Invalid(path: "record/facets", message: "at most 100 facets") }
+        for (i, facet) in list.enumerated() {
+            guard let start = facet["index"]?["byteStart"]?.intValue, let end = facet["index"]?["byteEnd"]?.intValue,
+                start >= 0, end >= start, end <= Int64(text.utf8.count)
+            else { throw Invalid(path: "record/facets/\(i)/index", message: "must lie within the text") }
+            guard case .array? = facet["features"] else {
+                throw Invalid(path: "record/facets/\(i)/features", message: "is required and must be an array")
+            }
+        }
+    }
+
+    static func atURI(_ value: JSONValue?, path: String, required: Bool) throws(Invalid) {
+        guard let value else {
+            if required { throw Invalid(path: path, message: "is required") }
+            return
+        }
+        guard case .string(let s) = value, (try? ATURI(s)) != nil else { throw Invalid(path: path, message: "must be an AT-URI") }
     }
 
     static func blob(_ value: JSONValue?, path: String, required: Bool, accept: [String], maxSize: Int) throws(Invalid) {

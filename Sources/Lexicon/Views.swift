@@ -36,6 +36,8 @@ public struct ProfileViewDetailed: Codable, Sendable, Equatable {
     public var galleryCount: Int?
     public var indexedAt: String?
     public var createdAt: String?
+    /// How the requesting account relates to this one; absent for anonymous requests.
+    public var viewer: ProfileViewerState?
 
     public init(cid: String, did: String, handle: String) {
         self.cid = cid
@@ -48,6 +50,24 @@ public struct ProfileViewDetailed: Codable, Sendable, Equatable {
     }
 }
 
+/// `social.grain.actor.defs#viewerState`: the requesting account's relationship with a profile's account.
+public struct ProfileViewerState: Codable, Sendable, Equatable {
+    /// The viewer's block record of this account, if any (delete it to unblock).
+    public var blocking: String?
+    /// This account blocks the viewer.
+    public var blockedBy: Bool?
+    /// The viewer muted this account.
+    public var muted: Bool?
+
+    public init(blocking: String? = nil, blockedBy: Bool? = nil, muted: Bool? = nil) {
+        self.blocking = blocking
+        self.blockedBy = blockedBy
+        self.muted = muted
+    }
+
+    public var isEmpty: Bool { blocking == nil && blockedBy == nil && muted == nil }
+}
+
 /// `com.atproto.label.defs#label`.
 public struct Label: Codable, Sendable, Equatable {
     public var src: String
@@ -56,12 +76,13 @@ public struct Label: Codable, Sendable, Equatable {
     public var val: String
     public var neg: Bool?
     public var cts: String
-    public init(src: String, uri: String, cid: String?, val: String, cts: String) {
+    public init(src: String, uri: String, cid: String?, val: String, cts: String, neg: Bool? = nil) {
         self.src = src
         self.uri = uri
         self.cid = cid
         self.val = val
         self.cts = cts
+        self.neg = neg
     }
 }
 
@@ -70,10 +91,17 @@ public struct CrossPostInfo: Codable, Sendable, Equatable {
     public var url: String
 }
 
-/// `social.grain.story.defs#viewerState`.
+/// `social.grain.story.defs#viewerState`: only present when it has something to say.
 public struct StoryViewerState: Codable, Sendable, Equatable {
+    /// The viewer's favourite record of this story (delete it to unfavourite).
     public var fav: String?
+    /// The viewer has watched this story (the viewed-state extension; only present when true).
     public var viewed: Bool?
+
+    public init(fav: String? = nil, viewed: Bool? = nil) {
+        self.fav = fav
+        self.viewed = viewed
+    }
 }
 
 /// `social.grain.story.defs#storyView`.
@@ -116,9 +144,16 @@ public struct StoryAuthor: Codable, Sendable, Equatable {
     public var profile: ProfileView
     public var storyCount: Int
     public var latestAt: String
-    public init(profile: ProfileView, storyCount: Int, latestAt: String) {
+    /// Live stories the viewer has not watched (viewed-state extension; signed-in requests only).
+    public var unviewedCount: Int?
+    /// `createdAt` of the newest live story the viewer watched; caught up when it equals `latestAt`.
+    public var lastViewedAt: String?
+
+    public init(profile: ProfileView, storyCount: Int, latestAt: String, unviewedCount: Int? = nil, lastViewedAt: String? = nil) {
         self.profile = profile
         self.storyCount = storyCount
         self.latestAt = latestAt
+        self.unviewedCount = unviewedCount
+        self.lastViewedAt = lastViewedAt
     }
 }

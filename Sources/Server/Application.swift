@@ -69,7 +69,13 @@ public final class Application: Sendable {
                     cacheTTL: configuration.readCacheTTL, policy: policy))
             signIn = .remote(issuer: appview)
         } else {
-            let backend = try EmbeddedBackend(dataDirectory: configuration.dataDirectory, publicURL: issuerURL, clock: clock)
+            // XRPC answers to outside clients carry image URLs on the origin they asked on.
+            let backend = try EmbeddedBackend(
+                dataDirectory: configuration.dataDirectory, clock: clock,
+                origin: { request in
+                    if case .accepted(let origin) = origins.decide(request) { return origin }
+                    return nil
+                })
             var authConfiguration = AuthServerConfiguration(issuer: issuerURL)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
@@ -81,7 +87,7 @@ public final class Application: Sendable {
                     pages.standalone("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status))
                         ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
                 })
-            backend.setAuthenticator(authServer)
+            backend.setAuthenticator(AuthServerViewers(authServer: authServer))
             self.backend = backend
             self.authServer = authServer
             household = EmbeddedHousehold(

@@ -65,6 +65,7 @@ struct EmbeddedHousehold: HouseholdDirectory {
             case .alreadySetUp: throw HouseholdError.alreadySetUp
             case .inviteInvalid: throw HouseholdError.inviteInvalid
             case .nameTaken: throw HouseholdError.nameTaken
+            case .notOwner: throw HouseholdError.notOwner
             }
         }
     }

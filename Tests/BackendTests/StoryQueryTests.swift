@@ -84,20 +84,32 @@ struct StoryQueryTests {
         #expect(await f.xrpc("social.grain.unspecced.getStories", "actor=maya.home.test").json?["stories"] == .array([]))
     }
 
-    @Test("stories self-labelled with a hide-severity label never reach the strip but stay readable by URI")
+    @Test("stories self-labelled gore, !hide or !takedown are served by no query, yet the strip counts them as hatk does at a312914")
     func hiddenLabels() async throws {
         let f = try BackendFixture()
         let maya = try f.account("maya")
-        let hidden = try f.story(by: maya, hoursAgo: 1, labels: ["gore"])
+        var hidden: [ATURI] = []
+        for (i, label) in ["gore", "!hide", "!takedown"].enumerated() {
+            hidden.append(try f.story(by: maya, hoursAgo: 1 + Double(i) * 0.1, labels: [label]))
+        }
         try f.story(by: maya, hoursAgo: 2, labels: ["nudity"])
         let authors = try #require(try await f.xrpc("social.grain.unspecced.getStoryAuthors").json?.decode(as: StoryAuthorsOutput.self))
-        #expect(authors.authors.first?.storyCount == 1)
+        #expect(authors.authors.first?.storyCount == 4, "getStoryAuthors at a312914 does not look at self-labels")
         let stories = try #require(
             try await f.xrpc("social.grain.unspecced.getStories", "actor=\(encode(maya.rawValue))").json?.decode(as: StoriesOutput.self))
         #expect(stories.stories.count == 1)
         #expect(stories.stories[0].labels?.map(\.val) == ["nudity"])
-        let single = await f.xrpc("social.grain.unspecced.getStory", "story=\(encode(hidden.description))")
-        #expect(single.json?["story"]?["uri"]?.stringValue == hidden.description)
+        let archive = try #require(
+            try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(maya.rawValue))").json?.decode(as: StoriesOutput.self))
+        #expect(archive.stories.map(\.uri) == stories.stories.map(\.uri))
+        for uri in hidden {
+            let single = await f.xrpc("social.grain.unspecced.getStory", "story=\(encode(uri.description))")
+            #expect(single.status == 200)
+            #expect(single.json == .object([:]), "getStory answers {} for \(uri)")
+            let record = await f.xrpc("dev.hatk.getRecord", "uri=\(encode(uri.description))")
+            #expect(record.status == 404)
+            #expect(record.json == .object(["error": .string("Record not found")]))
+        }
     }
 
     @Test("getStory returns expired stories without expired or commentCount, {} when missing, 400 when malformed")

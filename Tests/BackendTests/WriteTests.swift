@@ -98,6 +98,28 @@ struct WriteTests {
         #expect(try f.backend.store.activeStories(of: maya.rawValue, now: f.clock.now).isEmpty, "nothing was written")
     }
 
+    @Test("a createdAt more than five minutes ahead of the server's clock is refused, so no story pins itself to the strip")
+    func futureCreatedAtRefused() async throws {
+        let f = try BackendFixture()
+        let maya = try f.account("maya")
+        let jpeg = try BackendFixture.jpeg(width: 60, height: 80)
+        let blob = try #require(await f.post("dev.hatk.uploadBlob", as: maya, contentType: "image/jpeg", body: jpeg).json?["blob"])
+        let nextWeek = f.clock.now.adding(seconds: 7 * 86400).iso8601
+        let refused = await f.create(StoryRecord.collection, storyRecord(blob, createdAt: nextWeek), as: maya)
+        #expect(refused.status == 400)
+        #expect(refused.json?["error"]?.stringValue?.contains("more than 5 minutes in the future") == true)
+        let comment = await f.create(
+            CommentRecord.collection,
+            .object([
+                "text": .string("hi"), "subject": .string("at://\(maya.rawValue)/social.grain.story/3jzfcijpj2z2a"), "createdAt": .string(nextWeek),
+            ]),
+            as: maya)
+        #expect(comment.status == 400, "comments and favourites too: they would head every list")
+        #expect(try f.backend.store.storyAuthors(now: f.clock.now).isEmpty)
+        let slightlyAhead = f.clock.now.adding(seconds: 4 * 60).iso8601
+        #expect(await f.create(StoryRecord.collection, storyRecord(blob, createdAt: slightlyAhead), as: maya).status == 200, "clocks drift")
+    }
+
     @Test("deleteRecord removes one's own story and answers 403 for someone else's repo")
     func deleteOwnOnly() async throws {
         let f = try BackendFixture()
@@ -155,7 +177,7 @@ extension JSONValue {
 
 /// Test-only: requires a nonce and never accepts the request.
 struct ChallengingAuthenticator: ViewerAuthenticator {
-    func viewer(for request: Request) async -> DID? { nil }
+    func viewer(for request: Request) async -> AuthenticatedViewer? { nil }
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? {
         ("n-123", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#)
     }

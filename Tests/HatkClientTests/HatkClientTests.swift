@@ -70,14 +70,23 @@ struct HatkClientTests {
         }
     }
 
-    @Test("a 2xx answer that is not the expected JSON is reported as malformed")
+    @Test("a 2xx JSON answer that is not the expected shape is malformed; an HTML one is not JSON at all")
     func malformedJSON() async throws {
         let stub = try StubServer { router in
-            router.on(.get, "/xrpc/social.grain.unspecced.getStoryAuthors") { _ in Response.html("<html>oops</html>") }
+            router.on(.get, "/xrpc/social.grain.unspecced.getStoryAuthors") { _ in jsonBody(#"{"authors":"none"}"#) }
+            router.on(.get, "/xrpc/social.grain.unspecced.getStories") { _ in Response.html("<html>oops</html>") }
         }
         defer { Task { await stub.server.shutdown() } }
-        await #expect(throws: HatkError.self) { _ = try await HatkClient(baseURL: stub.url, policy: stub.policy).storyAuthors() }
-        do { _ = try await HatkClient(baseURL: stub.url, policy: stub.policy).storyAuthors() } catch { #expect(error.kind == .malformed) }
+        let client = HatkClient(baseURL: stub.url, policy: stub.policy)
+        let actor = try DID("did:plc:abc")
+        do {
+            _ = try await client.storyAuthors()
+            Issue.record("expected an error")
+        } catch { #expect(error.kind == .malformed) }
+        do {
+            _ = try await client.stories(of: actor)
+            Issue.record("expected an error")
+        } catch { #expect(error.isUnsupportedMethod) }
     }
 
     @Test("a server slower than the timeout fails with a timeout in about that time")

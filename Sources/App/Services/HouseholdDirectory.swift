@@ -57,7 +57,7 @@ public struct NewMember: Sendable, Equatable {
 
 /// Why the household could not do what was asked, in words for the person at the form.
 public struct HouseholdError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Code: Sendable { case alreadySetUp, nameTaken, inviteInvalid, setupCodeWrong }
+    enum Code: Sendable { case alreadySetUp, nameTaken, inviteInvalid, setupCodeWrong, notOwner }
     let code: Code
     public let description: String
 
@@ -66,6 +66,7 @@ public struct HouseholdError: Error, Sendable, Equatable, CustomStringConvertibl
     public static let nameTaken = HouseholdError(code: .nameTaken, description: "That name is already taken here.")
     public static let inviteInvalid = HouseholdError(
         code: .inviteInvalid, description: "This invitation has expired or was already used. Ask for a new one.")
+    public static let notOwner = HouseholdError(code: .notOwner, description: "Only the household’s owner can do this.")
     public static let setupCodeWrong = HouseholdError(
         code: .setupCodeWrong,
         description: "That setup code is not right. It is printed when the server starts and kept in the data folder's setup-code file.")

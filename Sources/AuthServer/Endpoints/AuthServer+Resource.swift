@@ -34,9 +34,14 @@ extension AuthServer {
     /// `htu` is the issuer plus the request path. Any failure gives nil, as in hatk; it is logged, because a wrong
     /// public URL otherwise shows up only as "logged out".
     public func viewer(for request: Request) async -> DID? {
-        switch authenticate(request) {
-        case .success(let did):
-            return did
+        await grantedAccess(for: request)?.did
+    }
+
+    /// ``viewer(for:)`` with the access token's granted scope, for the backend's per-procedure scope check.
+    public func grantedAccess(for request: Request) async -> (did: DID, scope: String)? {
+        switch authenticateWithScope(request) {
+        case .success(let access):
+            return access
         case .failure(.noCredentials), .failure(.nonceRequired):
             // Anonymous requests and nonce challenges are normal traffic, not failures worth a log line.
             return nil
@@ -48,6 +53,10 @@ extension AuthServer {
 
     /// The checks of ``viewer(for:)``, with the reason for a refusal.
     func authenticate(_ request: Request) -> Result<DID, ResourceRefusal> {
+        authenticateWithScope(request).map(\.did)
+    }
+
+    func authenticateWithScope(_ request: Request) -> Result<(did: DID, scope: String), ResourceRefusal> {
         guard let authorization = request.headers["Authorization"], let token = Self.dpopToken(authorization) else {
             return .failure(.noCredentials)
         }
@@ -85,7 +94,7 @@ extension AuthServer {
         }
         guard live == true else { return .failure(.revoked) }
         guard let did = DID.parse(claims.sub) else { return .failure(.invalidToken("sub is not a DID")) }
-        return .success(did)
+        return .success((did, claims.scope))
     }
 
     /// In nonce mode, the challenge for a request whose DPoP proof lacks a current nonce, so the backend can answer

@@ -1,12 +1,26 @@
 import ATProto
 import HTTPServer
 
+/// Who a backend request acts for, and what the access token lets it do.
+public struct AuthenticatedViewer: Sendable, Equatable {
+    public var did: DID
+    /// The token's granted scope: space-separated atproto scopes (`atproto repo:social.grain.story blob:image/*`).
+    public var scope: String
+
+    public init(did: DID, scope: String) {
+        self.did = did
+        self.scope = scope
+    }
+
+    public var grantedScope: GrantedScope { GrantedScope(scope) }
+}
+
 /// Decides which account a request to the backend acts for.
 ///
 /// Like hatk, a missing or broken credential is not an error here: the request simply has no
 /// viewer, reads stay public, and writes answer 401.
 public protocol ViewerAuthenticator: Sendable {
-    func viewer(for request: Request) async -> DID?
+    func viewer(for request: Request) async -> AuthenticatedViewer?
     /// When the server requires DPoP nonces and this request's proof lacks a fresh one: the nonce to
     /// send and the `WWW-Authenticate` value that asks the client to retry with it.
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)?

@@ -21,13 +21,17 @@ final class BlobQueue: Sendable {
     var pendingCount: Int { pending.load(ordering: .relaxed) }
 
     /// Runs `work` on the queue's thread once the stores before it are done.
-    /// - Throws: ``Full`` at once when `limit` stores are pending; else what `work` throws.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        guard pending.add(1, ordering: .relaxed).newValue <= limit else {
-            pending.subtract(1, ordering: .relaxed)
-            throw Full()
+    /// - Parameter counted: false for housekeeping (removing files) that must not be refused when uploads fill the
+    ///   queue; it still waits its turn.
+    /// - Throws: ``Full`` at once when `limit` counted stores are pending; else what `work` throws.
+    func run<T: Sendable>(counted: Bool = true, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if counted {
+            guard pending.add(1, ordering: .relaxed).newValue <= limit else {
+                pending.subtract(1, ordering: .relaxed)
+                throw Full()
+            }
         }
-        defer { pending.subtract(1, ordering: .relaxed) }
+        defer { if counted { pending.subtract(1, ordering: .relaxed) } }
         return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }

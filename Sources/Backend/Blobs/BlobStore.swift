@@ -120,3 +120,17 @@ public struct BlobStore: Sendable {
         root + "/" + cid + preset.suffix
     }
 }
+
+extension BlobStore {
+    /// Removes a blob's original and variants (missing files are fine).
+    public func remove(cid: String) {
+        guard (try? CID(cid)) != nil else { return }
+        for preset in Preset.allCases { unlink(path(cid: cid, preset: preset)) }
+    }
+
+    /// The CIDs of every complete blob on disk (those whose original is there).
+    func storedCIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { !$0.contains(".") && (try? CID($0)) != nil }
+    }
+}

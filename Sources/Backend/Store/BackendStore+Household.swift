@@ -9,12 +9,14 @@ extension BackendStore {
         case alreadySetUp
         case inviteInvalid
         case nameTaken
+        case notOwner
 
         public var description: String {
             switch self {
             case .alreadySetUp: return "This household already has an owner."
             case .inviteInvalid: return "This invitation has expired or was already used."
             case .nameTaken: return "That name is already taken in this household."
+            case .notOwner: return "Only the household's owner may do this."
             }
         }
     }

@@ -14,6 +14,9 @@ extension BackendStore {
         public var profile: StoredProfile?
         public var storyCount: Int
         public var latestAt: String
+        /// For a viewer: live stories they have not watched, and the newest one they have.
+        public var unviewedCount: Int?
+        public var lastViewedAt: String?
     }
 
     /// A profile record with its CID.
@@ -22,50 +25,121 @@ extension BackendStore {
         public var record: ProfileRecord
     }
 
-    /// Authors with visible stories newer than `now - 24h`, newest first.
-    public func storyAuthors(now: UTCTime) throws -> [AuthorRow] {
+    /// A story with what its view says about comments and about the viewer.
+    public struct StoryRow: Sendable {
+        public var record: StoredRecord
+        public var commentCount: Int
+        /// The viewer's favourite of it, if any.
+        public var favorite: String?
+        public var viewed: Bool
+    }
+
+    /// The condition that drops authors the viewer muted and authors blocked in either direction (`did` is the
+    /// author column, `?1` the viewer, or `''` for nobody).
+    static func notMutedOrBlocked(_ did: String) -> String {
+        """
+        \(did) NOT IN (SELECT subject FROM mutes WHERE did = ?1)
+        AND \(notBlocked(did))
+        """
+    }
+
+    /// The condition that drops authors blocked in either direction (`?1` is the viewer).
+    static func notBlocked(_ did: String) -> String {
+        """
+        \(did) NOT IN (SELECT b.subject FROM records b WHERE b.did = ?1 AND b.collection = 'social.grain.graph.block')
+        AND \(did) NOT IN (SELECT b.did FROM records b WHERE b.collection = 'social.grain.graph.block' AND b.subject = ?1)
+        """
+    }
+
+    /// Authors with stories newer than `now - 24h`, newest first. Like hatk at a312914, stories an author self-labelled
+    /// with a hide-severity label still count (no query serves them); stories the household owner hid do not. For a
+    /// viewer, authors they muted or that are blocked either way are left out, and the viewed state rides along.
+    public func storyAuthors(now: UTCTime, viewer: DID? = nil) throws -> [AuthorRow] {
         let cutoff = now.adding(seconds: -Self.storyLifetime).iso8601
         let rows = try database.read {
             try $0.query(
                 """
-                SELECT s.did, a.handle, COUNT(*) AS n, MAX(s.created_at) AS latest, p.cid AS pcid, p.value AS pvalue
+                SELECT s.did, a.handle, COUNT(*) AS n, MAX(s.created_at) AS latest, p.cid AS pcid, p.value AS pvalue,
+                    MAX(CASE WHEN v.subject IS NOT NULL THEN s.created_at END) AS last_viewed,
+                    SUM(CASE WHEN v.subject IS NULL THEN 1 ELSE 0 END) AS unviewed
                 FROM records s
                 JOIN accounts a ON a.did = s.did
                 LEFT JOIN records p ON p.did = s.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
-                WHERE s.collection = 'social.grain.story' AND s.created_at > ? AND s.hidden = 0
+                LEFT JOIN story_views v ON v.did = ?1 AND v.subject = s.uri
+                WHERE s.collection = 'social.grain.story' AND s.created_at > ?2 AND \(Self.notHiddenByOwner("s"))
+                    AND \(Self.notMutedOrBlocked("s.did"))
                 GROUP BY s.did
                 ORDER BY latest DESC
-                """, [cutoff])
+                """, [viewer?.rawValue ?? "", cutoff])
         }
         return rows.map { row in
             AuthorRow(
                 did: row.string("did") ?? "", handle: row.string("handle") ?? "",
                 profile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")),
-                storyCount: row.int("n") ?? 0, latestAt: row.string("latest") ?? "")
+                storyCount: row.int("n") ?? 0, latestAt: row.string("latest") ?? "",
+                unviewedCount: viewer == nil ? nil : row.int("unviewed") ?? row.int("n"),
+                lastViewedAt: viewer == nil ? nil : row.string("last_viewed"))
         }
     }
 
+    /// The columns a story view needs beyond the record: comments (replies to deleted comments do not count, as in
+    /// Grain), and the viewer's favourite and seen mark (`?1` is the viewer, or `''`).
+    static let storyExtras = """
+        , (SELECT COUNT(*) FROM records c WHERE c.collection = 'social.grain.comment' AND c.subject = r.uri
+            AND \(notOrphaned("c"))) AS comments,
+        (SELECT f.uri FROM records f WHERE f.collection = 'social.grain.favorite' AND f.subject = r.uri AND f.did = ?1
+            ORDER BY f.created_at LIMIT 1) AS fav,
+        EXISTS (SELECT 1 FROM story_views v WHERE v.did = ?1 AND v.subject = r.uri) AS viewed
+        """
+
+    /// A comment that replies to a deleted comment is left out, as Grain's `NOT_ORPHANED` does.
+    static func notOrphaned(_ alias: String) -> String {
+        """
+        (json_extract(\(alias).value, '$.replyTo') IS NULL
+            OR EXISTS (SELECT 1 FROM records q WHERE q.uri = json_extract(\(alias).value, '$.replyTo')))
+        """
+    }
+
+    static func storyRow(_ row: Row) throws -> StoryRow {
+        StoryRow(
+            record: try storedRecord(row), commentCount: row.int("comments") ?? 0, favorite: row.string("fav"),
+            viewed: row.int("viewed") == 1)
+    }
+
+    /// The select of a story list, with the extras, leaving out hidden stories.
+    static func storySelect(where condition: String) -> String {
+        recordColumns + storyExtras + recordFrom
+            + " WHERE r.collection = 'social.grain.story' AND r.hidden = 0 AND \(notHiddenByOwner("r")) AND "
+            + condition
+    }
+
     /// An author's visible stories newer than `now - 24h`, oldest first.
-    public func activeStories(of did: String, now: UTCTime) throws -> [StoredRecord] {
+    public func activeStories(of did: String, now: UTCTime, viewer: DID? = nil) throws -> [StoryRow] {
         let cutoff = now.adding(seconds: -Self.storyLifetime).iso8601
         return try database.read {
             try $0.query(
-                Self.recordSelect
-                    + " WHERE r.did = ? AND r.collection = 'social.grain.story' AND r.created_at > ? AND r.hidden = 0"
-                    + " ORDER BY r.created_at ASC, r.rkey ASC",
-                [did, cutoff])
-        }.map(Self.storedRecord)
+                Self.storySelect(where: "r.did = ?2 AND r.created_at > ?3") + " ORDER BY r.created_at ASC, r.rkey ASC",
+                [viewer?.rawValue ?? "", did, cutoff])
+        }.map(Self.storyRow)
     }
 
-    /// Every story of an author, expired ones included, newest first, paged by createdAt.
-    public func storyArchive(of did: String, limit: Int, before cursor: String?) throws -> [StoredRecord] {
+    /// Every visible story of an author, expired ones included, newest first, paged by createdAt.
+    public func storyArchive(of did: String, limit: Int, before cursor: String?, viewer: DID? = nil) throws -> [StoryRow] {
         try database.read {
             try $0.query(
-                Self.recordSelect
-                    + " WHERE r.did = ? AND r.collection = 'social.grain.story' AND r.created_at < ?"
-                    + " ORDER BY r.created_at DESC, r.rkey DESC LIMIT ?",
-                [did, cursor ?? "9999", limit])
-        }.map(Self.storedRecord)
+                Self.storySelect(where: "r.did = ?2 AND r.created_at < ?3") + " ORDER BY r.created_at DESC, r.rkey DESC LIMIT ?4",
+                [viewer?.rawValue ?? "", did, cursor ?? "9999", limit])
+        }.map(Self.storyRow)
+    }
+
+    /// One story with its extras, hidden or not (the caller decides what to serve).
+    public func storyRow(_ uri: ATURI, viewer: DID? = nil) throws -> StoryRow? {
+        guard let account = try account(uri.authority) else { return nil }
+        let canonical = ATURI(authority: account.did.rawValue, collection: uri.collection, rkey: uri.rkey)
+        return try database.read {
+            try $0.queryOne(
+                Self.recordColumns + Self.storyExtras + Self.recordFrom + " WHERE r.uri = ?2", [viewer?.rawValue ?? "", canonical.description])
+        }.map(Self.storyRow)
     }
 
     /// The profile record of an account, if it wrote one.

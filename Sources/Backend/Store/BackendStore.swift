@@ -5,11 +5,6 @@ import Storage
 
 /// Accounts, records and blob ownership of the embedded backend, on SQLite.
 public final class BackendStore: Sendable {
-    /// Self-label values that hide a story everywhere, as hatk's label rules do.
-    static let hidingLabels: Set<String> = [
-        "!hide", "!takedown", "spam", "copyright", "gore", "nsfl", "dmca-violation", "doxxing",
-    ]
-
     let database: Database
     let tids = TIDClock()
 
@@ -45,6 +40,9 @@ public final class BackendStore: Sendable {
 
     // MARK: Records
 
+    /// Collections whose records point at one thing (`subject`), indexed so views can count and find them.
+    static let subjectCollections: Set<String> = [FavoriteRecord.collection, CommentRecord.collection, BlockRecord.collection]
+
     /// Writes a record into the author's repo and indexes it at once; returns its URI and CID.
     /// - Parameters:
     ///   - rkey: the record key; a fresh TID when nil.
@@ -53,31 +51,87 @@ public final class BackendStore: Sendable {
     public func putRecord(
         did: DID, collection: String, rkey: String? = nil, value: JSONValue, replace: Bool = false, now: UTCTime
     ) throws -> WriteOutput {
+        try writeRecord(did: did, collection: collection, rkey: rkey, value: value, replace: replace, now: now).output
+    }
+
+    /// ``putRecord(did:collection:rkey:value:replace:now:)``, also telling which blob files no account owns any more
+    /// (a replaced profile's old avatar, say): the caller removes them from disk.
+    func writeRecord(
+        did: DID, collection: String, rkey: String?, value: JSONValue, replace: Bool, now: UTCTime
+    ) throws -> (output: WriteOutput, unownedBlobs: [String]) {
         let key = rkey ?? tids.next(now: now).description
-        let uri = ATURI(authority: did.rawValue, collection: collection, rkey: key)
+        let uri = ATURI(authority: did.rawValue, collection: collection, rkey: key).description
         let cid = try DAGCBOR.cid(of: value).description
         let json = String(decoding: try JSONEncoder.canonical.encode(value), as: UTF8.self)
         let createdAt = value["createdAt"]?.stringValue.flatMap { UTCTime(iso8601: $0) }?.iso8601 ?? now.iso8601
-        let hidden = Self.selfLabels(of: value).contains { Self.hidingLabels.contains($0) }
-        try database.write {
-            try $0.execute(
+        let hidden = Self.selfLabels(of: value).contains { LabelPolicy.serverHiddenValues.contains($0) }
+        let subject = Self.subjectCollections.contains(collection) ? value["subject"]?.stringValue : nil
+        let blobs = Set(Self.blobCIDs(in: value))
+        let unowned = try database.write { connection -> [String] in
+            try connection.execute(
                 """
                 INSERT \(replace ? "OR REPLACE" : "") INTO records
-                    (uri, did, collection, rkey, cid, value, created_at, indexed_at, hidden)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (uri, did, collection, rkey, cid, value, created_at, indexed_at, hidden, subject)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [uri.description, did.rawValue, collection, key, cid, json, createdAt, now.iso8601, hidden])
+                [uri, did.rawValue, collection, key, cid, json, createdAt, now.iso8601, hidden, subject])
+            let previous = try Self.blobReferences(of: uri, connection)
+            try connection.execute("DELETE FROM blob_refs WHERE uri = ?", [uri])
+            for blob in blobs {
+                try connection.execute("INSERT INTO blob_refs (uri, did, cid) VALUES (?, ?, ?)", [uri, did.rawValue, blob])
+            }
+            return try Self.release(previous.subtracting(blobs), of: did.rawValue, connection)
         }
-        return WriteOutput(uri: uri.description, cid: cid)
+        return (WriteOutput(uri: uri, cid: cid), unowned)
     }
 
     /// Deletes one record; true when it existed.
     @discardableResult
     public func deleteRecord(did: DID, collection: String, rkey: String) throws -> Bool {
-        let uri = ATURI(authority: did.rawValue, collection: collection, rkey: rkey)
-        return try database.write {
-            try $0.execute("DELETE FROM records WHERE uri = ?", [uri.description])
-            return $0.changes > 0
+        try removeRecord(did: did, collection: collection, rkey: rkey).existed
+    }
+
+    /// ``deleteRecord(did:collection:rkey:)``, also telling which blob files no account owns any more.
+    func removeRecord(did: DID, collection: String, rkey: String) throws -> (existed: Bool, unownedBlobs: [String]) {
+        let uri = ATURI(authority: did.rawValue, collection: collection, rkey: rkey).description
+        return try database.write { connection in
+            try connection.execute("DELETE FROM records WHERE uri = ?", [uri])
+            let existed = connection.changes > 0
+            let previous = try Self.blobReferences(of: uri, connection)
+            try connection.execute("DELETE FROM blob_refs WHERE uri = ?", [uri])
+            // Seen marks of a story that is gone are nobody's business any more.
+            try connection.execute("DELETE FROM story_views WHERE subject = ?", [uri])
+            return (existed, try Self.release(previous, of: did.rawValue, connection))
+        }
+    }
+
+    static func blobReferences(of uri: String, _ connection: Connection) throws -> Set<String> {
+        Set(try connection.query("SELECT cid FROM blob_refs WHERE uri = ?", [uri]).compactMap { $0.string("cid") })
+    }
+
+    /// Drops the blob rows of `did` that no record of that account references any more; returns the CIDs no
+    /// account has a row for afterwards, whose files may go.
+    static func release(_ cids: Set<String>, of did: String, _ connection: Connection) throws -> [String] {
+        var unowned: [String] = []
+        for cid in cids.sorted() {
+            guard try connection.queryOne("SELECT 1 AS x FROM blob_refs WHERE did = ? AND cid = ?", [did, cid]) == nil else { continue }
+            try connection.execute("DELETE FROM blobs WHERE did = ? AND cid = ?", [did, cid])
+            if try connection.queryOne("SELECT 1 AS x FROM blobs WHERE cid = ?", [cid]) == nil { unowned.append(cid) }
+        }
+        return unowned
+    }
+
+    /// The CIDs of every blob reference (`{"$type":"blob","ref":{"$link":…}}`) anywhere in a record.
+    static func blobCIDs(in value: JSONValue, depth: Int = 0) -> [String] {
+        guard depth < 16 else { return [] }
+        switch value {
+        case .object(let fields):
+            if fields["$type"] == .string("blob"), let link = fields["ref"]?["$link"]?.stringValue { return [link] }
+            return fields.values.flatMap { blobCIDs(in: $0, depth: depth + 1) }
+        case .array(let items):
+            return items.flatMap { blobCIDs(in: $0, depth: depth + 1) }
+        default:
+            return []
         }
     }
 
@@ -98,17 +152,26 @@ public final class BackendStore: Sendable {
         }.map(Self.storedRecord)
     }
 
-    static let recordSelect = """
-        SELECT r.uri, r.cid, r.did, a.handle, r.value, r.created_at, r.indexed_at
-        FROM records r JOIN accounts a ON a.did = r.did
+    /// The columns every record row carries (`r` is the record, `a` its account).
+    static let recordColumns = """
+        SELECT r.uri, r.cid, r.did, a.handle, r.value, r.created_at, r.indexed_at, r.hidden,
+            EXISTS (SELECT 1 FROM hidden_records h WHERE h.uri = r.uri) AS taken_down
         """
+    static let recordFrom = " FROM records r JOIN accounts a ON a.did = r.did"
+    static let recordSelect = recordColumns + recordFrom
+
+    /// The condition that keeps a record the household owner hid out of every answer (`r` is the record).
+    static func notHiddenByOwner(_ alias: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM hidden_records h WHERE h.uri = \(alias).uri)"
+    }
 
     static func storedRecord(_ row: Row) throws -> StoredRecord {
         let value = try JSONDecoder().decode(JSONValue.self, from: Data((row.string("value") ?? "null").utf8))
         return StoredRecord(
             uri: try ATURI(row.string("uri") ?? ""), cid: row.string("cid") ?? "", did: row.string("did") ?? "",
             handle: row.string("handle") ?? "", value: value, createdAt: row.string("created_at") ?? "",
-            indexedAt: row.string("indexed_at") ?? "")
+            indexedAt: row.string("indexed_at") ?? "", hiddenBySelfLabel: row.int("hidden") == 1,
+            hiddenByOwner: row.int("taken_down") == 1)
     }
 
     static func selfLabels(of value: JSONValue) -> [String] {
@@ -122,7 +185,11 @@ public final class BackendStore: Sendable {
     public func recordBlob(did: DID, cid: String, mimeType: String, size: Int, now: UTCTime) throws {
         try database.write {
             try $0.execute(
-                "INSERT OR IGNORE INTO blobs (did, cid, mime_type, size, created_at) VALUES (?, ?, ?, ?, ?)",
+                // A repeated upload restarts the grace period an unreferenced upload gets before it is collected.
+                """
+                INSERT INTO blobs (did, cid, mime_type, size, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (did, cid) DO UPDATE SET created_at = excluded.created_at
+                """,
                 [did.rawValue, cid, mimeType, size, now.iso8601])
         }
     }
@@ -131,6 +198,23 @@ public final class BackendStore: Sendable {
     public func blobMimeType(did: String, cid: String) throws -> String? {
         try database.read {
             try $0.queryOne("SELECT mime_type FROM blobs WHERE did = ? AND cid = ?", [did, cid])?.string("mime_type")
+        }
+    }
+
+    /// The MIME type of a blob `did` owns, unless every record referencing it was hidden by the household owner
+    /// (a blob no record references yet, a fresh upload, is served).
+    func servableBlobMimeType(did: String, cid: String) throws -> String? {
+        try database.read {
+            try $0.queryOne(
+                """
+                SELECT b.mime_type,
+                    EXISTS (SELECT 1 FROM blob_refs x WHERE x.did = b.did AND x.cid = b.cid) AS referenced,
+                    EXISTS (SELECT 1 FROM blob_refs x WHERE x.did = b.did AND x.cid = b.cid
+                        AND NOT EXISTS (SELECT 1 FROM hidden_records h WHERE h.uri = x.uri)) AS visible
+                FROM blobs b WHERE b.did = ? AND b.cid = ?
+                """, [did, cid])
+        }.flatMap { row in
+            row.int("referenced") == 1 && row.int("visible") != 1 ? nil : row.string("mime_type")
         }
     }
 }

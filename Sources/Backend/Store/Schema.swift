@@ -42,5 +42,85 @@ enum Schema {
             used_by TEXT
         );
         """,
+        """
+        -- Favourites, comments and blocks are found by what they point at.
+        ALTER TABLE records ADD COLUMN subject TEXT;
+        UPDATE records SET subject = json_extract(value, '$.subject')
+            WHERE collection IN ('social.grain.favorite', 'social.grain.comment', 'social.grain.graph.block');
+        CREATE INDEX records_by_subject ON records(collection, subject, created_at);
+
+        -- The blobs each record points at: a blob row (and, once no account has one, its files) goes when the
+        -- last record of its account that references it does.
+        CREATE TABLE blob_refs (
+            uri TEXT NOT NULL,
+            did TEXT NOT NULL,
+            cid TEXT NOT NULL,
+            PRIMARY KEY (uri, cid)
+        );
+        CREATE INDEX blob_refs_by_blob ON blob_refs(did, cid);
+        INSERT OR IGNORE INTO blob_refs (uri, did, cid)
+            SELECT uri, did, json_extract(value, '$.media.ref."$link"') FROM records
+            WHERE json_extract(value, '$.media.ref."$link"') IS NOT NULL;
+        INSERT OR IGNORE INTO blob_refs (uri, did, cid)
+            SELECT uri, did, json_extract(value, '$.avatar.ref."$link"') FROM records
+            WHERE json_extract(value, '$.avatar.ref."$link"') IS NOT NULL;
+        INSERT OR IGNORE INTO blob_refs (uri, did, cid)
+            SELECT r.uri, r.did, json_extract(i.value, '$.image.ref."$link"') FROM records r, json_each(r.value, '$.embed.images') i
+            WHERE json_extract(i.value, '$.image.ref."$link"') IS NOT NULL;
+        CREATE INDEX blobs_by_cid ON blobs(cid);
+        CREATE INDEX blobs_by_age ON blobs(created_at);
+
+        -- Records the household owner hid for everyone (after a report, or on sight).
+        CREATE TABLE hidden_records (
+            uri TEXT PRIMARY KEY,
+            hidden_by TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+
+        -- dev.hatk.createReport, for the household owner to review.
+        CREATE TABLE reports (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            subject_uri TEXT NOT NULL,
+            subject_did TEXT NOT NULL,
+            subject_cid TEXT,
+            label TEXT NOT NULL,
+            reason TEXT,
+            reported_by TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            resolved_at TEXT,
+            resolved_by TEXT,
+            resolution TEXT
+        );
+        CREATE INDEX reports_by_state ON reports(resolved_at, created_at);
+        CREATE INDEX reports_by_subject ON reports(subject_uri);
+        CREATE INDEX reports_by_reporter ON reports(reported_by, resolved_at);
+
+        -- Private to the muter: social.grain.graph.muteActor.
+        CREATE TABLE mutes (
+            did TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (did, subject)
+        );
+        CREATE INDEX mutes_by_age ON mutes(did, created_at);
+
+        -- Private to the viewer: social.grain.unspecced.markStoriesViewed.
+        CREATE TABLE story_views (
+            did TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (did, subject)
+        );
+        CREATE INDEX story_views_by_subject ON story_views(subject);
+
+        -- dev.hatk.getPreferences / putPreference: one JSON value per account and key.
+        CREATE TABLE preferences (
+            did TEXT NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (did, key)
+        );
+        """,
     ]
 }

@@ -10,6 +10,13 @@ public struct StoredRecord: Sendable, Equatable {
     public var value: JSONValue
     public var createdAt: String
     public var indexedAt: String
+    /// One of its self-labels has hide severity (`gore`, `!hide`, …): Grain serves it to nobody.
+    public var hiddenBySelfLabel = false
+    /// The household owner hid it for everyone.
+    public var hiddenByOwner = false
+
+    /// Served by no story query and no `getRecord`.
+    public var isHidden: Bool { hiddenBySelfLabel || hiddenByOwner }
 }
 
 extension StoredRecord {

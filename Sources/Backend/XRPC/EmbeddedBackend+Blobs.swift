@@ -1,9 +1,13 @@
 import ATProto
+import Foundation
 import HTTPServer
+import Lexicon
+import Storage
 
 extension EmbeddedBackend {
-    /// Blobs never change under a CID, so browsers may keep them for a year.
-    static let blobCacheControl = "public, max-age=31536000, immutable"
+    /// How long browsers and proxies may keep an image without asking again: a story's life plus an hour. A deleted
+    /// story's image may linger in a cache that long, no longer (CIDs never change, so `ETag` revalidation is cheap).
+    static let blobCacheControl = "public, max-age=\(Int(BackendStore.storyLifetime) + 3600)"
 
     /// `GET /img/<preset>/<did>/<cid>`: a stored image or one of its variants.
     func image(_ request: Request) throws -> Response {
@@ -24,7 +28,7 @@ extension EmbeddedBackend {
 
     private func blobResponse(did: String, cid: String, preset: BlobStore.Preset, request: Request) throws -> Response {
         // Parse before touching the filesystem: only well-formed CIDs ever become paths.
-        guard DID.isValid(did), (try? CID(cid)) != nil, let mimeType = try store.blobMimeType(did: did, cid: cid) else {
+        guard DID.isValid(did), (try? CID(cid)) != nil, let mimeType = try store.servableBlobMimeType(did: did, cid: cid) else {
             return XRPC.error(.notFound, "Blob not found")
         }
         let contentType = preset == .fullsize ? mimeType : "image/jpeg"
@@ -35,5 +39,71 @@ extension EmbeddedBackend {
         response.headers["Access-Control-Allow-Origin"] = "*"
         response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
         return response
+    }
+
+    /// `dev.hatk.uploadBlob`: the raw body, a JPEG or PNG, stored without its metadata (EXIF, XMP, GPS, comments).
+    func uploadBlob(_ request: Request, mimeType: String, viewer authenticated: AuthenticatedViewer) async throws -> Response {
+        let viewer = authenticated.did
+        guard !request.body.isEmpty else { return XRPC.error(.badRequest, "The upload is empty") }
+        guard ["image/jpeg", "image/png"].contains(mimeType) else {
+            return XRPC.error(
+                .unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
+        }
+        try Procedure.checkBlob(authenticated, mimeType)
+        guard request.body.count <= Self.maxBlobSize else {
+            return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
+        }
+        guard let bytes = ImageMetadata.stripped(request.body, mimeType: mimeType) else {
+            return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
+        }
+        let stored: BlobStore.StoredBlob
+        do {
+            let (blobs, store, now) = (blobs, store, clock())
+            // Storing and recording happen on the blob queue, like file removal, so a collection never sees a
+            // blob's files without their row in the middle of an upload.
+            stored = try await blobQueue.run {
+                let blob = try blobs.store(bytes, mimeType: mimeType)
+                try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
+                return blob
+            }
+        } catch is BlobQueue.Full {
+            var response = XRPC.error(
+                .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
+            response.headers["Retry-After"] = "5"
+            return response
+        } catch let error as BlobStore.BlobError {
+            switch error.kind {
+            case .unreadableImage: return XRPC.error(.badRequest, error.description)
+            case .insufficientStorage:
+                BackendLog.error("uploadBlob: \(error)")
+                return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: error.description)
+            case .writeFailed:
+                BackendLog.error("uploadBlob: \(error)")
+                return XRPC.error(
+                    .internalServerError, error: "InternalServerError", message: "The blob could not be stored; nothing was kept")
+            }
+        } catch let error as StorageError where error.isFull {
+            // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them, and
+            // a collection removes them if none comes.
+            BackendLog.error("uploadBlob: \(error)")
+            return XRPC.error(
+                .insufficientStorage, error: "InsufficientStorage",
+                message: "The server has no room left to record this blob; nothing was kept")
+        }
+        return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
+    }
+
+    /// Removes the files of blobs no account has a row for, on the blob queue (after any upload in progress).
+    func removeBlobFiles(_ cids: [String]) async {
+        guard !cids.isEmpty else { return }
+        let (blobs, store) = (blobs, store)
+        do {
+            try await blobQueue.run(counted: false) {
+                for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
+            }
+        } catch {
+            // Left for the next collection, which sweeps files without rows.
+            BackendLog.error("removing blob files: \(error)")
+        }
     }
 }

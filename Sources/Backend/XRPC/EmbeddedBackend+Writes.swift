@@ -4,10 +4,15 @@ import HTTPServer
 import Lexicon
 import Storage
 
-/// `dev.hatk.*` write procedures, each acting only in the authenticated viewer's own repo.
+/// `POST /xrpc/<nsid>`: the procedures, each acting only for the authenticated viewer, within their token's scope.
 extension EmbeddedBackend {
     /// Largest blob accepted: the story lexicon's `media.maxSize`.
     public static let maxBlobSize = 5_000_000
+    /// Largest JSON input of any procedure; the biggest real one (a comment with facets) is a few kilobytes.
+    static let maxJSONInput = 256 * 1024
+    /// How far ahead of our clock a record's `createdAt` may be: clocks drift, but a story dated next week would sit
+    /// at the front of everyone's strip until then.
+    public static let maxClockSkew: Double = 5 * 60
 
     struct WriteInput: Decodable {
         var collection: String
@@ -17,132 +22,134 @@ extension EmbeddedBackend {
     }
 
     func procedure(_ request: Request) async throws -> Response {
-        var response = try await dispatchProcedure(request)
+        let nsid = try request.parameters.require("nsid")
+        var response = await answer(nsid) { try await self.dispatchProcedure(nsid, request) }
         if response.headers["DPoP-Nonce"] == nil, let nonce = authenticator?.currentDPoPNonce() {
             response.headers["DPoP-Nonce"] = nonce
         }
         return response
     }
 
-    private func dispatchProcedure(_ request: Request) async throws -> Response {
-        let nsid = try request.parameters.require("nsid")
-        guard ["dev.hatk.uploadBlob", "dev.hatk.createRecord", "dev.hatk.putRecord", "dev.hatk.deleteRecord"].contains(nsid)
-        else { return XRPC.error(.notFound, "Method not found: \(nsid)") }
+    private func dispatchProcedure(_ nsid: String, _ request: Request) async throws -> Response {
+        guard let procedure = Procedure(rawValue: nsid) else { return XRPC.error(.notFound, "Method not found: \(nsid.prefix(200))") }
         guard let viewer = await authenticator?.viewer(for: request) else {
-            var response = XRPC.error(.unauthorized, "Authentication required")
             if let challenge = authenticator?.dpopChallenge(for: request) {
                 // An atproto-profile client retries once with this nonce.
+                var response = XRPC.error(.unauthorized, "Authentication required")
                 response.headers["WWW-Authenticate"] = challenge.wwwAuthenticate
                 response.headers["DPoP-Nonce"] = challenge.nonce
+                return response
             }
-            return response
+            throw procedure.unauthenticated
         }
-        if nsid == "dev.hatk.uploadBlob" { return try await uploadBlob(request, viewer: viewer) }
-        guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
+        let contentType = Self.mediaType(request)
+        try procedure.check(viewer)
+        if procedure == .uploadBlob { return try await uploadBlob(request, mimeType: contentType, viewer: viewer) }
+        guard contentType == "application/json" else {
             return XRPC.error(.unsupportedMediaType, "Expected a JSON body (Content-Type: application/json)")
         }
-        let input: WriteInput
-        do {
-            input = try JSONDecoder().decode(WriteInput.self, from: Data(request.body))
-        } catch {
-            return XRPC.error(.badRequest, "InvalidRequest: the body is not the expected JSON object")
+        guard request.body.count <= Self.maxJSONInput else {
+            return XRPC.error(.payloadTooLarge, "The JSON body is larger than \(Self.maxJSONInput) bytes")
         }
-        if let repo = input.repo, repo != viewer.rawValue, nsid == "dev.hatk.deleteRecord" {
-            return XRPC.error(.forbidden, "You can only delete your own records")
-        }
-        switch nsid {
-        case "dev.hatk.deleteRecord": return try deleteRecord(input, viewer: viewer)
-        case "dev.hatk.putRecord": return try writeRecord(input, viewer: viewer, replace: true)
-        default: return try writeRecord(input, viewer: viewer, replace: false)
-        }
-    }
-
-    func uploadBlob(_ request: Request, viewer: DID) async throws -> Response {
-        let mimeType =
-            (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-        guard !request.body.isEmpty else { return XRPC.error(.badRequest, "The upload is empty") }
-        guard ["image/jpeg", "image/png"].contains(mimeType) else {
-            return XRPC.error(
-                .unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
-        }
-        guard request.body.count <= Self.maxBlobSize else {
-            return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
-        }
-        let stored: BlobStore.StoredBlob
-        do {
-            let (blobs, body) = (blobs, request.body)
-            stored = try await blobQueue.run { try blobs.store(body, mimeType: mimeType) }
-        } catch is BlobQueue.Full {
-            var response = XRPC.error(
-                .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
-            response.headers["Retry-After"] = "5"
-            return response
-        } catch let error as BlobStore.BlobError {
-            switch error.kind {
-            case .unreadableImage: return XRPC.error(.badRequest, error.description)
-            case .insufficientStorage:
-                BackendLog.error("uploadBlob: \(error)")
-                return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: error.description)
-            case .writeFailed:
-                BackendLog.error("uploadBlob: \(error)")
-                return XRPC.error(
-                    .internalServerError, error: "InternalServerError", message: "The blob could not be stored; nothing was kept")
+        let body = Data(request.body)
+        switch procedure {
+        case .uploadBlob: return XRPC.error(.notFound, "Method not found: \(nsid)")
+        case .createRecord, .putRecord, .deleteRecord:
+            guard let input = try? JSONDecoder().decode(WriteInput.self, from: body) else {
+                throw BackendError.invalidRequest("InvalidRequest: the body is not the expected JSON object")
             }
+            if procedure == .deleteRecord { return try await deleteRecord(input, viewer: viewer) }
+            return try await writeRecord(input, viewer: viewer, replace: procedure == .putRecord)
+        case .putPreference, .createReport, .muteActor, .unmuteActor, .markStoriesViewed:
+            guard let input = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let fields) = input else {
+                throw BackendError.invalidRequest("InvalidRequest: the body is not a JSON object")
+            }
+            return try accountProcedure(procedure, fields, viewer: viewer.did)
         }
-        do {
-            try store.recordBlob(did: viewer, cid: stored.cid, mimeType: mimeType, size: stored.size, now: clock())
-        } catch let error as StorageError where error.isFull {
-            // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them.
-            BackendLog.error("uploadBlob: \(error)")
-            return XRPC.error(
-                .insufficientStorage, error: "InsufficientStorage",
-                message: "The server has no room left to record this blob; nothing was kept")
-        }
-        return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
     }
 
-    func writeRecord(_ input: WriteInput, viewer: DID, replace: Bool) throws -> Response {
-        guard let record = input.record else { return XRPC.error(.badRequest, "InvalidRequest: record is required") }
-        if let rkey = input.rkey, !RecordKey.isValid(rkey) { return XRPC.error(.badRequest, "InvalidRequest: bad rkey") }
-        if replace && input.rkey == nil { return XRPC.error(.badRequest, "InvalidRequest: rkey is required") }
+    /// The body's media type, lower-cased, without parameters.
+    static func mediaType(_ request: Request) -> String {
+        (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+    }
+
+    func writeRecord(_ input: WriteInput, viewer: AuthenticatedViewer, replace: Bool) async throws -> Response {
+        let did = viewer.did
+        guard let record = input.record else { throw BackendError.invalidRequest("InvalidRequest: record is required") }
+        if let rkey = input.rkey, !RecordKey.isValid(rkey) { throw BackendError.invalidRequest("InvalidRequest: bad rkey") }
+        if replace && input.rkey == nil { throw BackendError.invalidRequest("InvalidRequest: rkey is required") }
         do {
             try RecordValidator.validate(record, collection: input.collection)
         } catch {
-            return XRPC.error(.badRequest, error.description)
+            throw BackendError.invalidRequest(error.description)
         }
-        // A record may only point at blobs its author uploaded.
-        var blobs = [("record/media", record["media"]), ("record/avatar", record["avatar"])]
-        if case .array(let images)? = record["embed"]?["images"] {
-            blobs += images.enumerated().map { ("record/embed/images/\($0.offset)/image", $0.element["image"]) }
+        try checkCreatedAt(record)
+        try checkBlobOwnership(record, did: did)
+        let rkey = input.collection == ProfileRecord.collection ? (input.rkey ?? "self") : input.rkey
+        let exists = try rkey.map { try store.record(ATURI(authority: did.rawValue, collection: input.collection, rkey: $0)) != nil } ?? false
+        try Procedure.checkRepo(viewer, input.collection, replace && exists ? .update : .create)
+        if input.collection == BlockRecord.collection, record["subject"]?.stringValue == did.rawValue {
+            throw BackendError.invalidRequest("InvalidRecord: record/subject: you cannot block yourself")
         }
-        for (path, blob) in blobs {
-            guard let cid = blob?["ref"]?["$link"]?.stringValue else { continue }
-            guard try store.blobMimeType(did: viewer.rawValue, cid: cid) != nil else {
-                return XRPC.error(.badRequest, "InvalidRecord: \(path): blob \(cid) was not uploaded by this account")
-            }
+        // One favourite and one block per subject: a double tap or a resent form gets the first one back.
+        if !replace, let subject = record["subject"]?.stringValue {
+            let existing =
+                input.collection == FavoriteRecord.collection
+                ? try store.favorite(by: did, of: subject)
+                : input.collection == BlockRecord.collection ? try store.block(by: did, of: subject) : nil
+            if let existing { return XRPC.json(WriteOutput(uri: existing.uri, cid: existing.cid)) }
         }
         var value = record
         if case .object(var fields) = value, fields["$type"] == nil {
             fields["$type"] = .string(input.collection)
             value = .object(fields)
         }
-        let rkey = input.collection == ProfileRecord.collection ? (input.rkey ?? "self") : input.rkey
         do {
-            let output = try store.putRecord(
-                did: viewer, collection: input.collection, rkey: rkey, value: value, replace: replace, now: clock())
+            let (output, unowned) = try store.writeRecord(
+                did: did, collection: input.collection, rkey: rkey, value: value, replace: replace, now: clock())
+            await removeBlobFiles(unowned)
             return XRPC.json(output)
         } catch let error as StorageError where error.isConstraintViolation {
-            return XRPC.error(.conflict, "A record with this key already exists")
+            throw BackendError(.conflict, status: .conflict, error: "A record with this key already exists")
         }
     }
 
-    func deleteRecord(_ input: WriteInput, viewer: DID) throws -> Response {
-        guard let rkey = input.rkey, RecordKey.isValid(rkey) else {
-            return XRPC.error(.badRequest, "InvalidRequest: rkey is required")
+    /// Refuses a `createdAt` more than ``maxClockSkew`` ahead of our clock.
+    func checkCreatedAt(_ record: JSONValue) throws(BackendError) {
+        guard let raw = record["createdAt"]?.stringValue, let createdAt = UTCTime(iso8601: raw) else { return }
+        let latest = clock().adding(seconds: Self.maxClockSkew)
+        guard createdAt <= latest else {
+            throw BackendError.invalidRequest(
+                "InvalidRecord: record/createdAt: \(raw) is more than \(Int(Self.maxClockSkew / 60)) minutes in the future; check the device's clock")
         }
-        try store.deleteRecord(did: viewer, collection: input.collection, rkey: rkey)
+    }
+
+    /// A record may only point at blobs its author uploaded.
+    func checkBlobOwnership(_ record: JSONValue, did: DID) throws {
+        var blobs = [("record/media", record["media"]), ("record/avatar", record["avatar"])]
+        if case .array(let images)? = record["embed"]?["images"] {
+            blobs += images.enumerated().map { ("record/embed/images/\($0.offset)/image", $0.element["image"]) }
+        }
+        for (path, blob) in blobs {
+            guard let cid = blob?["ref"]?["$link"]?.stringValue else { continue }
+            guard try store.blobMimeType(did: did.rawValue, cid: cid) != nil else {
+                throw BackendError.invalidRequest("InvalidRecord: \(path): blob \(cid) was not uploaded by this account")
+            }
+        }
+    }
+
+    func deleteRecord(_ input: WriteInput, viewer: AuthenticatedViewer) async throws -> Response {
+        if let repo = input.repo, repo != viewer.did.rawValue {
+            throw BackendError(.forbidden, status: .forbidden, error: "You can only delete your own records")
+        }
+        guard let rkey = input.rkey, RecordKey.isValid(rkey) else {
+            throw BackendError.invalidRequest("InvalidRequest: rkey is required")
+        }
+        try Procedure.checkRepo(viewer, input.collection, .delete)
+        let (_, unowned) = try store.removeRecord(did: viewer.did, collection: input.collection, rkey: rkey)
+        await removeBlobFiles(unowned)
         return XRPC.json([String: String]())
     }
 }

@@ -5,6 +5,7 @@ import HTTPServer
 import Imaging
 import Lexicon
 import Synchronization
+import Testing
 
 /// A clock tests can move.
 final class TestClock: Sendable {
@@ -27,8 +28,8 @@ struct BackendFixture {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
         backend = try EmbeddedBackend(
-            dataDirectory: directory, publicURL: "http://stories.test", clock: { clock.now },
-            authenticator: HeaderAuthenticator(), blobFileSystem: blobFileSystem)
+            dataDirectory: directory, clock: { clock.now }, authenticator: HeaderAuthenticator(),
+            origin: { _ in "http://stories.test" }, blobFileSystem: blobFileSystem)
         var router = Router()
         backend.register(on: &router)
         self.router = router
@@ -75,9 +76,11 @@ struct BackendFixture {
         return try ATURI(output.uri)
     }
 
-    /// Calls the router in process and returns status and decoded JSON.
-    func get(_ path: String, query: String = "") async -> (status: Int, json: JSONValue?, response: Response) {
-        let response = await router.respond(to: Request(method: .get, path: path, query: query))
+    /// Calls the router in process and returns status and decoded JSON; as `viewer` when given.
+    func get(_ path: String, query: String = "", as viewer: DID? = nil) async -> (status: Int, json: JSONValue?, response: Response) {
+        var headers: HTTPHeaders = [:]
+        if let viewer { headers["X-Test-Viewer"] = viewer.rawValue }
+        let response = await router.respond(to: Request(method: .get, path: path, query: query, headers: headers))
         var json: JSONValue?
         if case .bytes(let bytes) = response.body {
             json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
@@ -85,8 +88,8 @@ struct BackendFixture {
         return (response.status.code, json, response)
     }
 
-    func xrpc(_ nsid: String, _ query: String = "") async -> (status: Int, json: JSONValue?, response: Response) {
-        await get("/xrpc/\(nsid)", query: query)
+    func xrpc(_ nsid: String, _ query: String = "", as viewer: DID? = nil) async -> (status: Int, json: JSONValue?, response: Response) {
+        await get("/xrpc/\(nsid)", query: query, as: viewer)
     }
 }
 
@@ -94,29 +97,88 @@ func encode(_ s: String) -> String {
     s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
 }
 
-/// Test-only: the viewer is whatever DID the `X-Test-Viewer` header names.
+/// Test-only: the viewer is whatever DID the `X-Test-Viewer` header names, with the scope `X-Test-Scope` names
+/// (Grain's full scope string when absent).
 struct HeaderAuthenticator: ViewerAuthenticator {
-    func viewer(for request: Request) async -> DID? {
-        request.headers["X-Test-Viewer"].flatMap(DID.parse)
+    static let grainScope =
+        "atproto blob:image/* repo:social.grain.gallery repo:social.grain.gallery.item repo:social.grain.photo repo:social.grain.photo.exif repo:social.grain.actor.profile repo:social.grain.graph.follow repo:social.grain.favorite repo:social.grain.comment repo:social.grain.story repo:social.grain.graph.block repo:app.bsky.feed.post?action=create"
+
+    func viewer(for request: Request) async -> AuthenticatedViewer? {
+        guard let did = request.headers["X-Test-Viewer"].flatMap(DID.parse) else { return nil }
+        return AuthenticatedViewer(did: did, scope: request.headers["X-Test-Scope"] ?? Self.grainScope)
     }
 }
 
 extension BackendFixture {
     /// POSTs to an XRPC procedure in process, as `viewer` when given.
     func post(
-        _ nsid: String, as viewer: DID?, contentType: String = "application/json", body: [UInt8]
+        _ nsid: String, as viewer: DID?, scope: String? = nil, contentType: String = "application/json", body: [UInt8]
     ) async
         -> (status: Int, json: JSONValue?)
     {
         var headers: HTTPHeaders = ["Content-Type": contentType]
         if let viewer { headers["X-Test-Viewer"] = viewer.rawValue }
+        if let scope { headers["X-Test-Scope"] = scope }
         let response = await router.respond(to: Request(method: .post, path: "/xrpc/\(nsid)", headers: headers, body: body))
         var json: JSONValue?
         if case .bytes(let bytes) = response.body { json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
         return (response.status.code, json)
     }
 
-    func post(_ nsid: String, as viewer: DID?, json: JSONValue) async -> (status: Int, json: JSONValue?) {
-        await post(nsid, as: viewer, body: Array(try! JSONEncoder().encode(json)))
+    func post(_ nsid: String, as viewer: DID?, scope: String? = nil, json: JSONValue) async -> (status: Int, json: JSONValue?) {
+        await post(nsid, as: viewer, scope: scope, body: Array(try! JSONEncoder().encode(json)))
+    }
+}
+
+extension BackendFixture {
+    /// `dev.hatk.createRecord` as `viewer`; returns the status and the output.
+    @discardableResult
+    func create(_ collection: String, _ record: JSONValue, as viewer: DID) async -> (status: Int, json: JSONValue?) {
+        await post("dev.hatk.createRecord", as: viewer, json: .object(["collection": .string(collection), "record": record]))
+    }
+
+    /// A favourite of `subject` by `viewer`, made through createRecord; returns its URI.
+    func favorite(_ subject: ATURI, by viewer: DID) async throws -> ATURI {
+        let record: JSONValue = .object(["subject": .string(subject.description), "createdAt": .string(clock.now.iso8601)])
+        let (status, json) = await create(FavoriteRecord.collection, record, as: viewer)
+        try #require(status == 200, "favorite: \(String(describing: json))")
+        return try ATURI(try #require(json?["uri"]?.stringValue))
+    }
+
+    /// A comment on `subject` by `viewer`, `minutesAgo` before the clock, made through createRecord; returns its URI.
+    func comment(
+        _ text: String, on subject: ATURI, by viewer: DID, minutesAgo: Double = 0, replyTo: ATURI? = nil
+    ) async throws -> ATURI {
+        var fields: [String: JSONValue] = [
+            "text": .string(text), "subject": .string(subject.description),
+            "createdAt": .string(clock.now.adding(seconds: -minutesAgo * 60).iso8601),
+        ]
+        if let replyTo { fields["replyTo"] = .string(replyTo.description) }
+        let (status, json) = await create(CommentRecord.collection, .object(fields), as: viewer)
+        try #require(status == 200, "comment: \(String(describing: json))")
+        return try ATURI(try #require(json?["uri"]?.stringValue))
+    }
+
+    /// A block of `subject` by `viewer`; returns the block record's URI.
+    func block(_ subject: DID, by viewer: DID) async throws -> ATURI {
+        let record: JSONValue = .object(["subject": .string(subject.rawValue), "createdAt": .string(clock.now.iso8601)])
+        let (status, json) = await create(BlockRecord.collection, record, as: viewer)
+        try #require(status == 200, "block: \(String(describing: json))")
+        return try ATURI(try #require(json?["uri"]?.stringValue))
+    }
+
+    /// deleteRecord of one of `viewer`'s records.
+    func delete(_ uri: ATURI, as viewer: DID) async -> Int {
+        await post(
+            "dev.hatk.deleteRecord", as: viewer,
+            json: .object(["collection": .string(uri.collection), "rkey": .string(uri.rkey)])
+        ).status
+    }
+
+    /// An XRPC query decoded into `T`, as `viewer` when given.
+    func query<T: Decodable>(_ type: T.Type, _ nsid: String, _ query: String = "", as viewer: DID? = nil) async throws -> T {
+        let (status, json, _) = await xrpc(nsid, query, as: viewer)
+        try #require(status == 200, "\(nsid)?\(query): \(status) \(String(describing: json))")
+        return try #require(try json?.decode(as: T.self))
     }
 }

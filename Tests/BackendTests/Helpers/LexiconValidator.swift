@@ -32,6 +32,27 @@ struct LexiconValidator {
         return problems
     }
 
+    /// Problems found validating `value` against the input schema of the procedure `nsid`.
+    func validateInput(_ value: JSONValue, of nsid: String) -> [String] {
+        guard let schema = documents[nsid]?["defs"]?["main"]?["input"]?["schema"] else { return ["no input schema for \(nsid)"] }
+        var problems: [String] = []
+        check(value, against: schema, in: nsid, path: "input", problems: &problems)
+        return problems
+    }
+
+    /// Problems found validating `value` against the record schema of the collection `nsid`.
+    func validateRecord(_ value: JSONValue, of nsid: String) -> [String] {
+        guard let schema = documents[nsid]?["defs"]?["main"]?["record"] else { return ["no record schema for \(nsid)"] }
+        var problems: [String] = []
+        check(value, against: schema, in: nsid, path: "record", problems: &problems)
+        return problems
+    }
+
+    static func documentName(_ ref: String, from nsid: String) -> String {
+        if ref.hasPrefix("#") { return nsid }
+        return ref.firstIndex(of: "#").map { String(ref[..<$0]) } ?? ref
+    }
+
     private func resolve(_ ref: String, from nsid: String) -> (JSONValue, String)? {
         let (document, name): (String, String)
         if ref.hasPrefix("#") {
@@ -47,8 +68,14 @@ struct LexiconValidator {
     private func check(_ value: JSONValue, against schema: JSONValue, in nsid: String, path: String, problems: inout [String]) {
         switch schema["type"]?.stringValue {
         case "ref":
-            guard let ref = schema["ref"]?.stringValue, let (target, document) = resolve(ref, from: nsid) else {
-                problems.append("\(path): unresolvable ref")
+            guard let ref = schema["ref"]?.stringValue else {
+                problems.append("\(path): ref without a target")
+                return
+            }
+            guard let (target, document) = resolve(ref, from: nsid) else {
+                // Lexicons not copied here (app.bsky.richtext.facet, …) are open objects; a missing def of a copied
+                // document is a real problem.
+                if documents[Self.documentName(ref, from: nsid)] != nil { problems.append("\(path): unresolvable ref \(ref)") }
                 return
             }
             check(value, against: target, in: document, path: path, problems: &problems)
@@ -83,6 +110,7 @@ struct LexiconValidator {
                 return
             }
             if let max = schema["maxLength"]?.intValue, items.count > max { problems.append("\(path): too many items") }
+            if let min = schema["minLength"]?.intValue, items.count < min { problems.append("\(path): too few items") }
             if let itemSchema = schema["items"] {
                 for (i, item) in items.enumerated() { check(item, against: itemSchema, in: nsid, path: "\(path)[\(i)]", problems: &problems) }
             }
@@ -92,6 +120,7 @@ struct LexiconValidator {
                 return
             }
             if let max = schema["maxLength"]?.intValue, s.utf8.count > max { problems.append("\(path): longer than \(max) bytes") }
+            if let max = schema["maxGraphemes"]?.intValue, s.count > max { problems.append("\(path): longer than \(max) graphemes") }
             if let min = schema["minLength"]?.intValue, s.utf8.count < min { problems.append("\(path): shorter than \(min)") }
             if let format = schema["format"]?.stringValue, !Self.matches(s, format: format) {
                 problems.append("\(path): \"\(s.prefix(60))\" is not a valid \(format)")
@@ -102,6 +131,7 @@ struct LexiconValidator {
                 return
             }
             if let min = schema["minimum"]?.intValue, i < min { problems.append("\(path): below \(min)") }
+            if let max = schema["maximum"]?.intValue, i > max { problems.append("\(path): above \(max)") }
         case "boolean":
             if case .bool = value {} else { problems.append("\(path): expected a boolean") }
         default:

@@ -1,0 +1,116 @@
+import ATProto
+import Foundation
+import Lexicon
+import Storage
+
+/// Favourites, comments and notifications: records of other people's repos that point at a story.
+extension BackendStore {
+    /// A comment with its author and what the viewer's view of it needs.
+    public struct CommentRow: Sendable {
+        public var record: StoredRecord
+        public var authorProfile: StoredProfile?
+        public var favCount: Int
+        public var viewerFavorite: String?
+        /// The viewer muted the author.
+        public var muted: Bool
+    }
+
+    /// A favourite or a comment on one of the viewer's stories.
+    public struct NotificationRow: Sendable {
+        public var record: StoredRecord
+        public var collection: String
+        public var authorProfile: StoredProfile?
+        public var story: String
+        /// The story's media CID, for its thumbnail.
+        public var storyMedia: String?
+    }
+
+    /// The viewer's favourite of `subject`, if they made one (the first, should there be several).
+    public func favorite(by viewer: DID, of subject: String) throws -> (uri: String, cid: String)? {
+        try database.read {
+            try $0.queryOne(
+                """
+                SELECT uri, cid FROM records WHERE collection = 'social.grain.favorite' AND subject = ? AND did = ?
+                ORDER BY created_at LIMIT 1
+                """, [subject, viewer.rawValue])
+        }.flatMap { row in row.string("uri").map { ($0, row.string("cid") ?? "") } }
+    }
+
+    /// Comments on `subject`, oldest first, after `cursor` (a createdAt), at most `limit` plus one to tell whether
+    /// more follow. Authors blocked either way are left out; muted ones are flagged. Replies to deleted comments and
+    /// comments the household owner hid are left out. Also the total under the same rules, without the cursor.
+    public func comments(on subject: String, viewer: DID?, limit: Int, after cursor: String?) throws -> (rows: [CommentRow], total: Int) {
+        let conditions = """
+            c.collection = 'social.grain.comment' AND c.subject = ?2 AND \(Self.notOrphaned("c"))
+                AND \(Self.notHiddenByOwner("c")) AND \(Self.notBlocked("c.did"))
+            """
+        let viewerDID = viewer?.rawValue ?? ""
+        return try database.read { connection in
+            let rows = try connection.query(
+                """
+                SELECT c.uri, c.cid, c.did, a.handle, c.value, c.created_at, c.indexed_at, c.hidden, 0 AS taken_down,
+                    p.cid AS pcid, p.value AS pvalue,
+                    (SELECT COUNT(DISTINCT f.did) FROM records f WHERE f.collection = 'social.grain.favorite' AND f.subject = c.uri) AS favs,
+                    (SELECT f.uri FROM records f WHERE f.collection = 'social.grain.favorite' AND f.subject = c.uri AND f.did = ?1
+                        ORDER BY f.created_at LIMIT 1) AS fav,
+                    EXISTS (SELECT 1 FROM mutes m WHERE m.did = ?1 AND m.subject = c.did) AS muted
+                FROM records c JOIN accounts a ON a.did = c.did
+                LEFT JOIN records p ON p.did = c.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
+                WHERE \(conditions) AND c.created_at > ?3
+                ORDER BY c.created_at ASC, c.rkey ASC LIMIT ?4
+                """, [viewerDID, subject, cursor ?? "", limit + 1])
+            let total =
+                try connection.queryOne(
+                    "SELECT COUNT(*) AS n FROM records c WHERE \(conditions)", [viewerDID, subject])?.int("n") ?? 0
+            return (
+                try rows.map { row in
+                    CommentRow(
+                        record: try Self.storedRecord(row), authorProfile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")),
+                        favCount: row.int("favs") ?? 0, viewerFavorite: row.string("fav"), muted: row.int("muted") == 1)
+                }, total
+            )
+        }
+    }
+
+    /// Favourites and top-level comments others made on the viewer's stories, newest first, before `cursor`, at most
+    /// `limit` plus one; from muted authors and authors blocked either way nothing shows.
+    public func notifications(for viewer: DID, limit: Int, before cursor: String?) throws -> [NotificationRow] {
+        try database.read {
+            try $0.query(
+                """
+                SELECT n.uri, n.cid, n.did, a.handle, n.value, n.created_at, n.indexed_at, n.hidden, 0 AS taken_down,
+                    n.collection, s.uri AS story, json_extract(s.value, '$.media.ref."$link"') AS media,
+                    p.cid AS pcid, p.value AS pvalue
+                \(Self.notificationSource)
+                    AND n.created_at < ?2
+                ORDER BY n.created_at DESC, n.uri DESC LIMIT ?3
+                """, [viewer.rawValue, cursor ?? "9999", limit + 1])
+        }.map { row in
+            NotificationRow(
+                record: try Self.storedRecord(row), collection: row.string("collection") ?? "",
+                authorProfile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")), story: row.string("story") ?? "",
+                storyMedia: row.string("media"))
+        }
+    }
+
+    /// How many notifications are newer than `seen` (all of them when nil).
+    public func notificationCount(for viewer: DID, after seen: String?) throws -> Int {
+        try database.read {
+            try $0.queryOne(
+                "SELECT COUNT(*) AS n \(Self.notificationSource) AND n.created_at > ?2", [viewer.rawValue, seen ?? ""])?.int("n") ?? 0
+        }
+    }
+
+    /// Grain's story-favorite and story-comment sources (`?1` is the viewer): another account's favourite or top-level
+    /// comment on a story of the viewer's that is still there and not hidden by the owner. CROSS JOIN keeps SQLite
+    /// starting from the viewer's stories rather than from every favourite and comment in the household.
+    static let notificationSource = """
+        FROM records s
+        CROSS JOIN records n ON n.subject = s.uri AND n.collection IN ('social.grain.favorite', 'social.grain.comment')
+        JOIN accounts a ON a.did = n.did
+        LEFT JOIN records p ON p.did = n.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
+        WHERE s.did = ?1 AND s.collection = 'social.grain.story' AND n.did != ?1
+            AND (n.collection = 'social.grain.favorite' OR json_extract(n.value, '$.replyTo') IS NULL)
+            AND \(notHiddenByOwner("s")) AND \(notHiddenByOwner("n")) AND \(notMutedOrBlocked("n.did"))
+        """
+}

@@ -1,0 +1,118 @@
+import ATProto
+import HTTPServer
+import Lexicon
+import Storage
+
+/// `GET /xrpc/<nsid>`: parse the parameters hatk's way, call ``BackendQueries``, encode.
+extension EmbeddedBackend {
+    func query(_ request: Request) async throws -> Response {
+        let nsid = try request.parameters.require("nsid")
+        var response = await answer(nsid) {
+            try await self.runQuery(nsid, request)
+        }
+        if let nonce = authenticator?.currentDPoPNonce() { response.headers["DPoP-Nonce"] = nonce }
+        return response
+    }
+
+    /// The viewer of a read. Like hatk, a broken credential reads anonymously; but when nonces are required and the
+    /// proof lacks a fresh one, the client is asked to retry with it (so a signed-in read is not silently anonymous).
+    func readViewer(_ request: Request) async throws(BackendError) -> DID? {
+        if let viewer = await authenticator?.viewer(for: request) { return viewer.did }
+        if request.headers["Authorization"] != nil, authenticator?.dpopChallenge(for: request) != nil {
+            throw BackendError.authenticationRequired
+        }
+        return nil
+    }
+
+    private func runQuery(_ nsid: String, _ request: Request) async throws -> Response {
+        let queries = self.queries
+        let base = imageBase(for: request)
+        switch nsid {
+        case "social.grain.unspecced.getStoryAuthors":
+            return XRPC.json(try queries.storyAuthors(viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getStories":
+            // Like hatk: the actor must be a DID; anything else simply matches nothing.
+            guard let actor = request.query("actor").flatMap(DID.parse) else { return XRPC.json(StoriesOutput(stories: [])) }
+            return XRPC.json(try queries.stories(of: actor, viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getStory":
+            let uri = try Self.atURI(request, "story")
+            return XRPC.json(try queries.story(uri, viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getStoryArchive":
+            let actor = try Self.required(request, "actor")
+            let limit = try Self.integer(request, "limit") ?? 50
+            guard let did = DID.parse(actor) else { return XRPC.json(StoriesOutput(stories: [])) }
+            return XRPC.json(
+                try queries.storyArchive(
+                    of: did, limit: limit, cursor: request.query("cursor"), viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getActorProfile":
+            return XRPC.json(
+                try queries.actorProfile(try Self.required(request, "actor"), viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getCommentThread":
+            let subject = try Self.atURI(request, "subject")
+            return XRPC.json(
+                try queries.commentThread(
+                    subject: subject, limit: try Self.integer(request, "limit") ?? 20, cursor: request.query("cursor"),
+                    viewer: try await readViewer(request), imageBase: base))
+        case "social.grain.unspecced.getNotifications":
+            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequiredInvalid }
+            let countOnly = ["true", "1"].contains(request.query("countOnly")?.lowercased() ?? "")
+            return XRPC.json(
+                try queries.notifications(
+                    viewer: viewer, limit: try Self.integer(request, "limit") ?? 20, cursor: request.query("cursor"),
+                    countOnly: countOnly, imageBase: base))
+        case "social.grain.unspecced.getMutes", "social.grain.unspecced.getBlocks":
+            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequiredInvalid }
+            let limit = try Self.integer(request, "limit") ?? 50
+            let cursor = request.query("cursor")
+            return XRPC.json(
+                nsid.hasSuffix("getMutes")
+                    ? try queries.mutes(viewer: viewer, limit: limit, cursor: cursor, imageBase: base)
+                    : try queries.blocks(viewer: viewer, limit: limit, cursor: cursor, imageBase: base))
+        case "dev.hatk.getPreferences":
+            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequired }
+            return XRPC.json(try queries.preferences(viewer: viewer))
+        case "dev.hatk.describeLabels":
+            return XRPC.json(queries.describeLabels())
+        case "dev.hatk.getRecord":
+            guard let raw = request.query("uri") else { throw BackendError.invalidRequest("Missing required parameter: uri") }
+            guard let uri = try? ATURI(raw) else { throw BackendError.invalidRequest("Invalid AT-URI: \(raw.prefix(200))") }
+            return XRPC.json(try queries.record(uri))
+        case "com.atproto.sync.getBlob":
+            return try getBlob(request)
+        default:
+            return XRPC.error(.notFound, "Method not found: \(nsid.prefix(200))")
+        }
+    }
+
+    /// Runs a handler, turning a ``BackendError`` into hatk's answer and a database failure into a logged 500.
+    func answer(_ nsid: String, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as BackendError {
+            return XRPC.error(failure)
+        } catch let error as StorageError where error.isFull {
+            BackendLog.error("\(nsid): \(error)")
+            return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: "The server has no room left; nothing was changed")
+        } catch {
+            BackendLog.error("\(nsid): \(error)")
+            return XRPC.error(.internalServerError, error: "InternalServerError", message: "The request failed on the server")
+        }
+    }
+
+    static func required(_ request: Request, _ name: String) throws(BackendError) -> String {
+        guard let value = request.query(name) else { throw BackendError.invalidRequest("Missing required parameter: \(name)") }
+        return value
+    }
+
+    static func atURI(_ request: Request, _ name: String) throws(BackendError) -> ATURI {
+        let raw = try required(request, name)
+        guard let uri = try? ATURI(raw) else { throw BackendError.invalidRequest("Invalid \(name) URI: \(raw.prefix(200))") }
+        return uri
+    }
+
+    static func integer(_ request: Request, _ name: String) throws(BackendError) -> Int? {
+        guard let raw = request.query(name) else { return nil }
+        guard let value = Int(raw) else { throw BackendError.invalidRequest("\(name) must be an integer") }
+        return value
+    }
+}

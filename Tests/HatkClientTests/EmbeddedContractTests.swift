@@ -1,0 +1,111 @@
+import ATProto
+import Backend
+import Crypto
+import Foundation
+import HTTPServer
+import HatkClient
+import Imaging
+import Lexicon
+import Synchronization
+import Testing
+
+/// Test-only: an access token `test:<did>` stands for that DID, but only with a DPoP proof that verifies for the
+/// request's method and URL (so the client's signed reads and writes are checked for real).
+struct ProofCheckingAuthenticator: ViewerAuthenticator {
+    let origin: @Sendable () -> String
+
+    func viewer(for request: Request) async -> AuthenticatedViewer? {
+        guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP test:"),
+            let proof = request.headers["DPoP"], let did = DID.parse(String(authorization.dropFirst("DPoP test:".count)))
+        else { return nil }
+        let token = String(authorization.dropFirst("DPoP ".count))
+        guard
+            (try? DPoP.verify(
+                proof, method: request.method.rawValue, url: origin() + request.path, now: Int64(Date().timeIntervalSince1970),
+                accessToken: token)) != nil
+        else { return nil }
+        return AuthenticatedViewer(did: did, scope: OAuthClient.grainScope)
+    }
+}
+
+/// The embedded backend served on loopback and called through HatkClient, as the front calls a remote hatk.
+@Suite(.serialized)
+struct EmbeddedContractTests {
+    @Test("favourite, comment, report, mute, block, seen marks and notifications round-trip through HatkClient and the embedded backend")
+    func roundTrip() async throws {
+        let port = Mutex<UInt16>(0)
+        let origin: @Sendable () -> String = { "http://127.0.0.1:\(port.withLock { $0 })" }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)").path
+        let backend = try EmbeddedBackend(
+            dataDirectory: directory, authenticator: ProofCheckingAuthenticator(origin: origin), origin: { _ in origin() })
+        let stub = try StubServer { router in backend.register(on: &router) }
+        port.withLock { $0 = stub.server.port }
+        defer { Task { await stub.server.shutdown() } }
+
+        let maya = try backend.store.createAccount(handle: "maya.home.test", now: .now).did
+        let jonas = try backend.store.createAccount(handle: "jonas.home.test", now: .now).did
+        func credentials(_ did: DID) -> DPoPCredentials {
+            DPoPCredentials(dpopKey: P256PrivateKey().rawRepresentation, accessToken: "test:\(did.rawValue)")
+        }
+        let client = HatkClient(baseURL: stub.url, policy: stub.policy)
+        let (asMaya, asJonas) = (credentials(maya), credentials(jonas))
+        let now = { UTCTime.now.iso8601 }
+
+        // Maya posts a story through the client, as the front does.
+        var pixels = [UInt8](repeating: 90, count: 32 * 24 * 3)
+        pixels[0] = 255
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 32, height: 24, pixels: pixels), quality: 80)
+        let blob = try await client.uploadBlob(jpeg, mimeType: "image/jpeg", as: asMaya)
+        let record = try JSONValue(encoding: StoryRecord(media: blob, aspectRatio: AspectRatio(width: 32, height: 24), createdAt: now()))
+        let story = try ATURI(try await client.createRecord(collection: StoryRecord.collection, record: record, as: asMaya).uri)
+
+        let fav = try await client.favorite(story, createdAt: now(), as: asJonas)
+        _ = try await client.comment("lovely light", on: story, createdAt: now(), as: asJonas)
+        let stories = try await client.reading(as: { asJonas }).stories(of: maya)
+        #expect(stories.first?.viewer?.fav == fav.uri, "the signed read is personalised")
+        #expect(stories.first?.commentCount == 1)
+        #expect(try await client.stories(of: maya).first?.viewer == nil)
+        let thread = try await client.commentThread(on: story, as: nil)
+        #expect(thread.comments.map(\.text) == ["lovely light"])
+
+        try await client.markStoriesViewed([story], as: asJonas)
+        let strip = try await client.reading(as: { asJonas }).storyAuthors()
+        #expect(strip.first?.unviewedCount == 0, "viewed state is detected by unviewedCount on a signed-in strip")
+        #expect(try await client.storyAuthors().first?.unviewedCount == nil)
+
+        let notifications = try await client.notifications(as: asMaya)
+        #expect(notifications.notifications.map(\.reason).sorted() == ["story-comment", "story-favorite"])
+        #expect(notifications.unseenCount == 2)
+        try await client.markNotificationsSeen(at: UTCTime.now.adding(seconds: 1).iso8601, as: asMaya)
+        #expect(try await client.notifications(countOnly: true, as: asMaya).unseenCount == 0)
+
+        let report = try await client.createReport(.record(uri: story.description, cid: stories[0].cid), label: "other", reason: "test", as: asJonas)
+        #expect(report.reportedBy == jonas.rawValue)
+        #expect(try await client.describeLabels().count == 8)
+
+        try await client.muteActor(maya, as: asJonas)
+        #expect(try await client.reading(as: { asJonas }).storyAuthors().isEmpty)
+        #expect(try await client.mutes(as: asJonas).items.map(\.did) == [maya.rawValue])
+        try await client.unmuteActor(maya, as: asJonas)
+        let block = try await client.block(maya, createdAt: now(), as: asJonas)
+        #expect(try await client.reading(as: { asJonas }).profile("maya.home.test")?.viewer?.blocking == block.uri)
+        #expect(try await client.reading(as: { asJonas }).storyAuthors().isEmpty)
+        try await client.unblock(try ATURI(block.uri), as: asJonas)
+        #expect(try await client.reading(as: { asJonas }).storyAuthors().count == 1)
+        try await client.unfavorite(try ATURI(fav.uri), as: asJonas)
+        #expect(try await client.reading(as: { asJonas }).stories(of: maya).first?.viewer?.fav == nil)
+
+        do {
+            try await client.muteActor(maya, as: asMaya)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .http(status: 500, error: "Cannot mute yourself"))
+        }
+        do {
+            try await client.muteActor(jonas, as: DPoPCredentials(dpopKey: P256PrivateKey().rawRepresentation, accessToken: "forged"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.needsSignIn, "no viewer: hatk's 500 Authentication required")
+        }
+    }
+}
