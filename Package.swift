@@ -45,7 +45,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Backend"],
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto"],
             swiftSettings: strict),
         .target(
             name: "App",
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
+        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(
             name: "AppTests", dependencies: ["App", "Backend", "HTTPServer", "HatkClient", "Storage", "Outbound"],
             exclude: ["__Snapshots__", "Browser"]),

@@ -38,13 +38,13 @@ public final class Application: Sendable {
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
             let authServer = try AuthServer(
-                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
+                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
                 sealingKey: dataKey, clock: clock,
                 renderSignIn: { page in
                     (try? pages.render("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status)))
                         ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
                 })
-            backend.setAuthenticator(authServer)
+            backend.setAuthenticator(AuthServerViewers(server: authServer))
             self.backend = backend
             self.authServer = authServer
             household = HouseholdAdmin(backend: backend, authServer: authServer, handleDomain: configuration.handleDomain)
@@ -181,4 +181,26 @@ public final class Application: Sendable {
             return (handle, password)
         }
     }
+}
+
+/// The backend's accounts as the authorization server's directory.
+struct BackendAccounts: AccountDirectory {
+    let store: BackendStore
+
+    func account(did: DID) throws -> DirectoryAccount? {
+        try store.account(did.rawValue).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+    }
+
+    func account(handle: String) throws -> DirectoryAccount? {
+        try store.account(handle).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+    }
+}
+
+/// The authorization server's resource check as the backend's authenticator.
+struct AuthServerViewers: ViewerAuthenticator {
+    let server: AuthServer
+
+    func viewer(for request: Request) async -> DID? { await server.resourceViewer(for: request)?.did }
+    func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { server.dpopChallenge(for: request) }
+    func currentDPoPNonce() -> String? { server.currentDPoPNonce() }
 }

@@ -1,5 +1,4 @@
 import ATProto
-import Backend
 import Crypto
 import Foundation
 import HTTPServer
@@ -7,11 +6,11 @@ import Storage
 import Synchronization
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
-/// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It is also the backend's
-/// ``ViewerAuthenticator``, checking those tokens on resource requests.
-public final class AuthServer: ViewerAuthenticator, Sendable {
+/// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It also checks those tokens on
+/// the backend's resource requests (``resourceViewer(for:)``).
+public final class AuthServer: Sendable {
     let database: Database
-    let accounts: BackendStore
+    let accounts: any AccountDirectory
     let configuration: AuthServerConfiguration
     let clients: ClientPolicy
     let signingKey: P256PrivateKey
@@ -32,12 +31,12 @@ public final class AuthServer: ViewerAuthenticator, Sendable {
     /// - Parameters:
     ///   - dataDirectory: Where `auth.sqlite` lives; created when missing.
     ///   - configuration: Issuer, clients, lifetimes and limits.
-    ///   - accounts: The backend's household accounts (who may sign in, and their handles).
+    ///   - accounts: The household accounts (who may sign in, and their handles).
     ///   - sealingKey: Encrypts the signing key and the CSRF secret at rest.
     ///   - clock: The current time; tests advance it instead of sleeping.
     ///   - renderSignIn: Turns the sign-in page model into HTML with the app's templates.
     public init(
-        dataDirectory: String, configuration: AuthServerConfiguration, accounts: BackendStore, sealingKey: SealingKey,
+        dataDirectory: String, configuration: AuthServerConfiguration, accounts: any AccountDirectory, sealingKey: SealingKey,
         clock: @escaping @Sendable () -> UTCTime = { .now },
         renderSignIn: @escaping @Sendable (SignInPage) -> Response
     ) throws {

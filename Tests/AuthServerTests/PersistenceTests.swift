@@ -1,6 +1,5 @@
 import ATProto
 import AuthServer
-import Backend
 import Crypto
 import Foundation
 import HTTPServer

@@ -154,3 +154,49 @@ struct ResourceTests {
         #expect(metadata.json["issuer"] as? String == "http://127.0.0.1:9999")
     }
 }
+
+struct ResourceViewerTests {
+    /// The backend checks the scope per procedure, so the resource check must hand it over with the account.
+    @Test("the resource check returns the account, the granted scope and the client")
+    func grantedScope() async throws {
+        // setup
+        let fixture = try AuthFixture()
+        var client = TestClient()
+        client.scope = "atproto repo:social.grain.story"
+        let access = try #require(try await fixture.signedIn(client)["access_token"] as? String)
+
+        // act
+        let viewer = await fixture.server.resourceViewer(for: try fixture.resourceRequest(client, accessToken: access))
+
+        // validate
+        #expect(viewer?.did == fixture.maya)
+        #expect(viewer?.scope == "atproto repo:social.grain.story")
+        #expect(viewer?.scopes == ["atproto", "repo:social.grain.story"])
+        #expect(viewer?.hasScope("repo:social.grain.story") == true)
+        #expect(viewer?.hasScope("blob:image/*") == false)
+        #expect(viewer?.clientID == client.clientID)
+    }
+
+    /// An account the directory no longer has (deleted or disabled) loses its sessions at once.
+    @Test("tokens of an account the directory no longer lists are refused, and so is their refresh")
+    func removedAccount() async throws {
+        // setup
+        let fixture = try AuthFixture()
+        let client = TestClient()
+        let tokens = try await fixture.signedIn(client)
+        let access = try #require(tokens["access_token"] as? String)
+        let refresh = try #require(tokens["refresh_token"] as? String)
+
+        // act
+        fixture.accounts.remove(fixture.maya)
+        let request = try fixture.resourceRequest(client, accessToken: access)
+        let viewer = await fixture.server.resourceViewer(for: request)
+        let refreshed = try await fixture.token(client, client.refreshFields(refresh))
+
+        // validate
+        #expect(viewer == nil)
+        #expect(fixture.server.authenticate(request) == .failure(.unknownAccount))
+        #expect(refreshed.status.code == 400)
+        #expect(refreshed.json["error_description"] as? String == "The account no longer exists")
+    }
+}

@@ -15,6 +15,7 @@ extension AuthServer {
         case keyMismatch
         case nonceRequired
         case revoked
+        case unknownAccount
 
         var description: String {
             switch self {
@@ -26,17 +27,18 @@ extension AuthServer {
             case .keyMismatch: "DPoP proof key does not match the token's cnf.jkt"
             case .nonceRequired: "DPoP proof lacks the current nonce"
             case .revoked: "access token revoked"
+            case .unknownAccount: "the token's account no longer exists or may not sign in"
             }
         }
     }
 
-    /// The account a backend request acts for: `Authorization: DPoP <token>` with a matching `DPoP` proof whose
-    /// `htu` is the issuer plus the request path. Any failure gives nil, as in hatk; it is logged, because a wrong
-    /// public URL otherwise shows up only as "logged out".
-    public func viewer(for request: Request) async -> DID? {
+    /// The account and granted scope a backend request acts for: `Authorization: DPoP <token>` with a matching
+    /// `DPoP` proof whose `htu` is the issuer plus the request path. Any failure gives nil, as in hatk; it is
+    /// logged, because a wrong public URL otherwise shows up only as "logged out".
+    public func resourceViewer(for request: Request) async -> ResourceViewer? {
         switch authenticate(request) {
-        case .success(let did):
-            return did
+        case .success(let viewer):
+            return viewer
         case .failure(.noCredentials), .failure(.nonceRequired):
             // Anonymous requests and nonce challenges are normal traffic, not failures worth a log line.
             return nil
@@ -46,8 +48,8 @@ extension AuthServer {
         }
     }
 
-    /// The checks of ``viewer(for:)``, with the reason for a refusal.
-    func authenticate(_ request: Request) -> Result<DID, ResourceRefusal> {
+    /// The checks of ``resourceViewer(for:)``, with the reason for a refusal.
+    func authenticate(_ request: Request) -> Result<ResourceViewer, ResourceRefusal> {
         guard let authorization = request.headers["Authorization"], let token = Self.dpopToken(authorization) else {
             return .failure(.noCredentials)
         }
@@ -85,7 +87,8 @@ extension AuthServer {
         }
         guard live == true else { return .failure(.revoked) }
         guard let did = DID.parse(claims.sub) else { return .failure(.invalidToken("sub is not a DID")) }
-        return .success(did)
+        guard (try? accounts.account(did: did)) != nil else { return .failure(.unknownAccount) }
+        return .success(ResourceViewer(did: did, scope: claims.scope, clientID: claims.client_id))
     }
 
     /// In nonce mode, the challenge for a request whose DPoP proof lacks a current nonce, so the backend can answer

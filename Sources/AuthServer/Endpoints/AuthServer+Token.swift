@@ -1,3 +1,4 @@
+import ATProto
 import Crypto
 import HTTPServer
 import Storage
@@ -17,7 +18,7 @@ extension AuthServer {
             default: throw OAuthError(.unsupportedGrantType, "Unsupported grant_type")
             }
             let (issued, tokens) = try grant.get()
-            let handle = try? accounts.account(issued.did)?.handle
+            let handle = DID.parse(issued.did).flatMap { try? accounts.account(did: $0) }?.handle
             return Self.noStoreJSON(
                 TokenResponse(
                     access_token: tokens.accessToken, expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken,
@@ -61,6 +62,9 @@ extension AuthServer {
                 return .failure(.invalidGrant("PKCE verification failed"))
             }
             guard row.string("jkt") == jkt else { return .failure(.invalidGrant("DPoP key mismatch")) }
+            guard try isSignInAllowed(row.string("did") ?? "") else {
+                return .failure(.invalidGrant("The account no longer exists"))
+            }
             let grant = Grant(
                 id: SecureRandom.token(byteCount: 16), did: row.string("did") ?? "", clientID: clientID,
                 scope: row.string("scope") ?? "atproto", jkt: jkt)
@@ -98,9 +102,16 @@ extension AuthServer {
             }
             guard grant.clientID == clientID else { return .failure(.invalidGrant("client_id mismatch")) }
             guard grant.jkt == jkt else { return .failure(.invalidGrant("DPoP key mismatch")) }
+            guard try isSignInAllowed(grant.did) else { return .failure(.invalidGrant("The account no longer exists")) }
             try connection.execute("UPDATE refresh_tokens SET used = 1 WHERE hash = ?", [hash])
             return .success((grant, try issueTokens(grant, connection, now: now)))
         }
+    }
+
+    /// Whether the directory still has the account a code or grant belongs to.
+    private func isSignInAllowed(_ did: String) throws -> Bool {
+        guard let did = DID.parse(did) else { return false }
+        return try accounts.account(did: did) != nil
     }
 
     /// Signs an access token and stores a new refresh token (hashed) for `grant`.

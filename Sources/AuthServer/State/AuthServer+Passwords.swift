@@ -1,5 +1,4 @@
 import ATProto
-import Backend
 import Crypto
 import Foundation
 
@@ -8,7 +7,7 @@ extension AuthServer {
     /// - Throws: ``AuthServerError`` when the DID has no account or the password is empty.
     public func setPassword(_ password: String, for did: DID) throws {
         guard !password.isEmpty else { throw AuthServerError("the password is empty") }
-        guard try accounts.account(did.rawValue) != nil else {
+        guard try accounts.account(did: did) != nil else {
             throw AuthServerError("no household account with DID \(did)")
         }
         let hash = try PasswordHash.hash(password, parameters: configuration.passwordParameters)
@@ -34,20 +33,22 @@ extension AuthServer {
         return name
     }
 
-    /// The account a username names: a DID, a full handle, or a handle's first label ("maya" for
-    /// `maya.home.test`) when exactly one account with a password has it.
-    func resolveAccount(username: String) throws -> Account? {
+    /// The one account a sign-in name refers to: a DID, a full handle, or a handle's first label ("maya" for
+    /// `maya.home.test`) when exactly one account with a password has it. All three forms give the same
+    /// ``DirectoryAccount``, so everything keyed on the result (limits, grants) counts one account once.
+    func resolveAccount(username: String) throws -> DirectoryAccount? {
         let name = Self.normalizedUsername(username)
         guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
-        if name.hasPrefix("did:") || name.contains(".") {
-            return try accounts.account(name)
+        if name.hasPrefix("did:") {
+            return try DID.parse(name).flatMap { try accounts.account(did: $0) }
+        }
+        if name.contains(".") {
+            return try accounts.account(handle: name)
         }
         let dids = try database.read { connection in
-            try connection.query("SELECT did FROM passwords").compactMap { $0.string("did") }
+            try connection.query("SELECT did FROM passwords").compactMap { $0.string("did").flatMap(DID.parse) }
         }
-        let matches = try dids.compactMap { try accounts.account($0) }.filter {
-            $0.handle.split(separator: ".").first.map(String.init) == name
-        }
+        let matches = try dids.compactMap { try accounts.account(did: $0) }.filter { $0.shortName == name }
         return matches.count == 1 ? matches[0] : nil
     }
 

@@ -1,6 +1,5 @@
 import ATProto
 import AuthServer
-import Backend
 import Crypto
 import Foundation
 import HTTPServer
@@ -23,7 +22,7 @@ struct AuthFixture {
     let server: AuthServer
     let router: Router
     let clock: TestClock
-    let accounts: BackendStore
+    let accounts: TestDirectory
     let maya: DID
     let jonas: DID
     let directory: String
@@ -32,9 +31,9 @@ struct AuthFixture {
         let clock = TestClock()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        accounts = try BackendStore(path: directory + "/backend.sqlite")
-        maya = try accounts.createAccount(handle: "maya.home.test", now: clock.now).did
-        jonas = try accounts.createAccount(handle: "jonas.home.test", now: clock.now).did
+        accounts = TestDirectory()
+        maya = accounts.add(handle: "maya.home.test")
+        jonas = accounts.add(handle: "jonas.home.test")
         var configuration = AuthServerConfiguration(issuer: Self.issuer)
         configuration.passwordParameters = .fastForTests
         configure(&configuration)
@@ -167,4 +166,11 @@ struct AuthFixture {
 struct FixtureError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+extension AuthServer {
+    /// The account a resource request acts for, for tests that need only that.
+    func viewer(for request: Request) async -> DID? {
+        await resourceViewer(for: request)?.did
+    }
 }

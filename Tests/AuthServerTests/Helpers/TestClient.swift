@@ -14,6 +14,7 @@ struct TestClient {
     var key = P256PrivateKey()
     var verifier = PKCE.makeVerifier()
     var state = SecureRandom.token(byteCount: 16)
+    var scope = TestClient.scope
     /// The last `DPoP-Nonce` the server sent, put into later proofs.
     var nonce: String?
 
@@ -21,7 +22,7 @@ struct TestClient {
         [
             "client_id": clientID, "redirect_uri": redirectURI, "response_type": "code",
             "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "state": state,
-            "scope": TestClient.scope, "login_hint": "maya.home.test",
+            "scope": scope, "login_hint": "maya.home.test",
         ]
     }
 
