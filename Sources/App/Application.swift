@@ -8,6 +8,7 @@ import HTTPServer
 import HatkClient
 import Outbound
 import Places
+import Synchronization
 
 /// The whole server, assembled from configuration: the HTTP server, the front, and (unless an
 /// appview is configured) the embedded backend on the same origin.
@@ -18,6 +19,8 @@ public final class Application: Sendable {
     /// The embedded backend's OAuth authorization server (absent with `--appview`).
     public let authServer: AuthServer?
     let front: Front
+    /// The one origin the embedded authorization server answers for, known once the port is bound.
+    let authOrigin: AuthOrigin
 
     /// Builds everything without binding a port; `start()` binds.
     /// - Parameter clock: the current time, injectable so tests can move it.
@@ -30,10 +33,13 @@ public final class Application: Sendable {
         let pages = PageRenderer(templates: templates, assets: assets)
         let publicURL = configuration.resolvedPublicURL(port: configuration.port)
         var household: HouseholdAdmin?
+        let authOrigin = AuthOrigin(publicURL)
+        self.authOrigin = authOrigin
         if configuration.appview == nil {
             let backend = try EmbeddedBackend(
                 dataDirectory: configuration.dataDirectory, publicURL: publicURL, clock: clock)
-            var authConfiguration = AuthServerConfiguration(issuer: publicURL)
+            var authConfiguration = AuthServerConfiguration(
+                isOwnOrigin: { authOrigin.matches($0) }, requestOrigin: { _ in authOrigin.value })
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
@@ -135,7 +141,7 @@ public final class Application: Sendable {
             upstream = appview
         } else {
             backend?.setPublicURL(publicURL)
-            authServer?.setIssuer(publicURL)
+            authOrigin.set(publicURL)
             // The front reaches the embedded backend over HTTP, exactly as it would a remote hatk: over loopback
             // by default, or through the configured public URL, which is the issuer whose URLs DPoP proofs must name.
             let host = ["0.0.0.0", "::", "localhost"].contains(configuration.host) ? "127.0.0.1" : configuration.host
@@ -203,4 +209,20 @@ struct AuthServerViewers: ViewerAuthenticator {
     func viewer(for request: Request) async -> DID? { await server.resourceViewer(for: request)?.did }
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { server.dpopChallenge(for: request) }
     func currentDPoPNonce() -> String? { server.currentDPoPNonce() }
+}
+
+/// Until the composition root binds before it builds: the origin the authorization server answers for, set again
+/// once a server bound to port 0 knows its port.
+final class AuthOrigin: Sendable {
+    private let origin: Mutex<String>
+
+    init(_ url: String) { origin = Mutex(Self.trimmed(url)) }
+
+    func set(_ url: String) { origin.withLock { $0 = Self.trimmed(url) } }
+
+    var value: String { origin.withLock { $0 } }
+
+    func matches(_ candidate: String) -> Bool { candidate == value }
+
+    private static func trimmed(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
 }

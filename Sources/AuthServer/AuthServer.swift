@@ -19,7 +19,6 @@ public final class AuthServer: Sendable {
     let csrfSecret: [UInt8]
     let clock: @Sendable () -> UTCTime
     let renderSignIn: @Sendable (SignInPage) -> Response
-    private let issuerURL: Mutex<String>
     /// Nil unless nonces are required (hatk issues none).
     let nonces: Mutex<DPoPNonces?>
     let limiter: Mutex<SignInRateLimiter>
@@ -30,7 +29,7 @@ public final class AuthServer: Sendable {
     /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
     /// - Parameters:
     ///   - dataDirectory: Where `auth.sqlite` lives; created when missing.
-    ///   - configuration: Issuer, clients, lifetimes and limits.
+    ///   - configuration: Origins, clients, lifetimes and limits.
     ///   - accounts: The household accounts (who may sign in, and their handles).
     ///   - sealingKey: Encrypts the signing key and the CSRF secret at rest.
     ///   - clock: The current time; tests advance it instead of sleeping.
@@ -51,10 +50,9 @@ public final class AuthServer: Sendable {
         csrfSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
         self.accounts = accounts
         self.configuration = configuration
-        self.clients = ClientPolicy(registered: configuration.registeredClients)
+        self.clients = ClientPolicy(registered: configuration.registeredClients, isOwnOrigin: configuration.isOwnOrigin)
         self.clock = clock
         self.renderSignIn = renderSignIn
-        issuerURL = Mutex(Self.trimmed(configuration.issuer))
         let now = clock().seconds
         nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
         limiter = Mutex(
@@ -62,19 +60,22 @@ public final class AuthServer: Sendable {
                 limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
     }
 
-    /// Replaces the issuer, for a server that learns its port only after binding.
-    public func setIssuer(_ issuer: String) {
-        issuerURL.withLock { $0 = Self.trimmed(issuer) }
+    /// The serialized origin of `url` when it is one of ours, else nil.
+    func ownOrigin(_ url: String) -> String? {
+        guard let origin = Origin(url)?.serialized, configuration.isOwnOrigin(origin) else { return nil }
+        return origin
     }
 
-    /// The issuer URL, without a trailing slash.
-    public var issuer: String { issuerURL.withLock { $0 } }
+    /// The issuer a request sees: the validated origin it was sent to, when that is one of ours.
+    func issuer(of request: Request) -> String? {
+        configuration.requestOrigin(request).flatMap(ownOrigin)
+    }
 
     /// Adds the OAuth endpoints: the two metadata documents, JWKS, PAR, authorize (GET and POST), token and
     /// revocation, with CORS preflight answers for the endpoints clients call from scripts.
     public func register(on router: inout Router) {
-        router.on(.get, "/.well-known/oauth-authorization-server") { [self] _ in metadataResponse() }
-        router.on(.get, "/.well-known/oauth-protected-resource") { [self] _ in protectedResourceResponse() }
+        router.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
+        router.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
         router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
         router.on(.post, "/oauth/par") { [self] request in finish(pushedAuthorization(request)) }
         router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
@@ -87,10 +88,6 @@ public final class AuthServer: Sendable {
         ] {
             router.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
         }
-    }
-
-    private static func trimmed(_ url: String) -> String {
-        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 
     static func makeNonce() -> String { SecureRandom.token(byteCount: 16) }

@@ -1,4 +1,5 @@
 import Crypto
+import HTTPServer
 
 /// A client allowed to use the authorization server without being a loopback client, as in hatk's `oauth.clients`.
 public struct RegisteredClient: Sendable, Equatable {
@@ -21,11 +22,23 @@ public struct RegisteredClient: Sendable, Equatable {
 }
 
 /// How the embedded authorization server behaves.
+///
+/// The server has no issuer of its own. One household reaches it under several origins (`http://192.168.1.20:8080`,
+/// `http://box.local:8080`, `http://localhost:8080`, or only `https://stories.example` behind a TLS proxy), so each
+/// answer takes its issuer from the origin the request was sent to (``requestOrigin``), and each authorization flow
+/// keeps the origin its PAR proof named. ``isOwnOrigin`` decides what counts as ours; the HTTP layer owns that
+/// policy, this server only asks it.
+///
+/// Origins are passed in one serialized form: `scheme://host[:port]`, scheme and host lower case, the port only
+/// when it is not the scheme's default, an IPv6 host in brackets (`http://192.168.1.20:8080`,
+/// `https://stories.example`, `http://[fd00::2]:8080`).
 public struct AuthServerConfiguration: Sendable {
-    /// The issuer URL (scheme, host, port, no trailing slash), the same origin as the backend.
-    /// ``AuthServer/setIssuer(_:)`` replaces it once a server bound to port 0 knows its port.
-    public var issuer: String
-    /// Clients accepted besides loopback ones (hatk's `oauth.clients` allowlist).
+    /// Whether a serialized origin is one this server is served on.
+    public var isOwnOrigin: @Sendable (String) -> Bool
+    /// The validated origin a request was sent to (its `Host`, or behind a trusted proxy the forwarded host and
+    /// scheme), serialized; nil when the request names a host that is not ours.
+    public var requestOrigin: @Sendable (Request) -> String?
+    /// Clients accepted besides our own front and loopback clients (hatk's `oauth.clients` allowlist).
     public var registeredClients: [RegisteredClient]
     /// hatk issues no DPoP nonces; on, the server behaves like an atproto-profile server: a `DPoP-Nonce` header on
     /// every answer, `use_dpop_nonce` errors for proofs without a current nonce, rotation every few minutes.
@@ -45,11 +58,26 @@ public struct AuthServerConfiguration: Sendable {
     public var trustsForwardedFor: Bool = false
 
     /// - Parameters:
-    ///   - issuer: The issuer URL, e.g. `http://127.0.0.1:8080`.
-    ///   - registeredClients: Clients accepted besides loopback clients.
-    public init(issuer: String, registeredClients: [RegisteredClient] = []) {
-        self.issuer = issuer
+    ///   - isOwnOrigin: Whether a serialized origin is ours.
+    ///   - requestOrigin: The validated, serialized origin a request was sent to.
+    ///   - registeredClients: Clients accepted besides our own front and loopback clients.
+    public init(
+        isOwnOrigin: @escaping @Sendable (String) -> Bool, requestOrigin: @escaping @Sendable (Request) -> String?,
+        registeredClients: [RegisteredClient] = []
+    ) {
+        self.isOwnOrigin = isOwnOrigin
+        self.requestOrigin = requestOrigin
         self.registeredClients = registeredClients
+    }
+
+    /// A server with exactly one origin, which every request counts as sent to.
+    /// - Parameters:
+    ///   - origin: The origin, e.g. `https://stories.example`; a trailing slash or path is ignored.
+    ///   - registeredClients: Clients accepted besides our own front and loopback clients.
+    public init(origin: String, registeredClients: [RegisteredClient] = []) {
+        let serialized = Origin(origin)?.serialized
+        self.init(
+            isOwnOrigin: { $0 == serialized }, requestOrigin: { _ in serialized }, registeredClients: registeredClients)
     }
 }
 

@@ -138,20 +138,28 @@ struct ResourceTests {
         #expect(lowercaseViewer == fixture.maya)
     }
 
-    /// The issuer can change once the port is known; tokens are then checked against the new one.
-    @Test("after setIssuer, proofs must target the new issuer")
-    func issuerChange() async throws {
+    /// Issue 10 item 3a: behind a TLS proxy, or when the front calls its backend over loopback, the request
+    /// arrives under another Host than the origin the client addressed; the proof names the latter.
+    @Test("a proof naming any of our origins is accepted whatever Host the request arrived with; a foreign one is not")
+    func proofOrigins() async throws {
         // setup
         let (fixture, client, access) = try await session()
+        var lanProof = try fixture.resourceRequest(
+            client, accessToken: access, proofURL: "http://192.168.1.20:8080/xrpc/dev.hatk.createRecord")
+        lanProof.headers["Host"] = "127.0.0.1:8080"
+        let foreign = try fixture.resourceRequest(
+            client, accessToken: access, proofURL: "http://evil.test:8080/xrpc/dev.hatk.createRecord")
 
         // act
-        fixture.server.setIssuer("http://127.0.0.1:9999/")
-        let viewer = await fixture.server.viewer(for: try fixture.resourceRequest(client, accessToken: access))
-        let metadata = await fixture.send(Request(method: .get, path: "/.well-known/oauth-authorization-server"))
+        let lanViewer = await fixture.server.viewer(for: lanProof)
+        let foreignViewer = await fixture.server.viewer(for: foreign)
 
         // validate
-        #expect(viewer == nil)
-        #expect(metadata.json["issuer"] as? String == "http://127.0.0.1:9999")
+        #expect(lanViewer == fixture.maya)
+        #expect(foreignViewer == nil)
+        #expect(
+            fixture.server.authenticate(foreign)
+                == .failure(.invalidProof("htu names an origin this server is not served at")))
     }
 }
 

@@ -189,7 +189,7 @@ struct SignInTests {
         #expect(byLabel?.loginHint == "jonas.home.test")
         #expect(byDID?.loginHint == "maya.home.test")
         #expect(stranger?.loginHint == nil)
-        #expect(byLabel?.clientName == "127.0.0.1")
+        #expect(byLabel?.clientName == "grain-stories")
         #expect(byLabel?.csrfToken.isEmpty == false)
     }
 
@@ -199,6 +199,7 @@ struct SignInTests {
         // setup
         let fixture = try AuthFixture()
         var client = TestClient()
+        client.clientID = TestClient.loopbackID
         client.redirectURI = "http://127.0.0.1:3000/oauth/callback?from=stories"
         client.state = "a b&c=d/é"
         let requestURI = try await fixture.pushedRequestURI(client)

@@ -44,9 +44,10 @@ extension AuthServer {
         Base64URL.encode(HMACSHA256.authenticationCode(for: Array(("csrf " + requestURI).utf8), key: csrfSecret))
     }
 
-    /// A state-changing POST from our own pages: `Sec-Fetch-Site` must not say another site sent it, and `Origin`
-    /// (or, without it, `Sec-Fetch-Site: same-origin`) must name the issuer's origin.
-    func isSameOriginPost(_ request: Request) -> Bool {
+    /// A state-changing POST from our own sign-in page: `Sec-Fetch-Site` must not say another site sent it, and
+    /// `Origin` (or, without it, `Sec-Fetch-Site: same-origin`) must name the flow's issuer, the origin the page
+    /// was served under.
+    func isSameOriginPost(_ request: Request, issuer: String) -> Bool {
         let site = request.headers["Sec-Fetch-Site"]?.lowercased()
         if let site, site != "same-origin" { return false }
         if let origin = request.headers["Origin"] {

@@ -8,25 +8,28 @@ extension AuthServer {
     /// Longest accepted client_id, redirect_uri, scope or state: generous for real clients, small for the database.
     static let maxParameterLength = 2048
 
-    /// `POST /oauth/par` (RFC 9126): validates and stores an authorization request bound to the DPoP key.
+    /// `POST /oauth/par` (RFC 9126): validates and stores an authorization request bound to the DPoP key and to
+    /// the origin the proof's `htu` names. Our front sends its PAR over loopback but names the browser's origin,
+    /// so the sign-in page, the callback's `iss` and the tokens all follow the origin the member actually uses.
     func pushedAuthorization(_ request: Request) -> Response {
         handleOAuth("PAR") {
             let now = clock().seconds
             let proof = try authorizationServerProof(request, path: "/oauth/par", now: now)
             let parameters = try OAuthParameters(request: request)
-            let pushed = try Self.pushedRequest(parameters, jkt: proof.jkt, clients: clients)
+            let pushed = try Self.pushedRequest(
+                parameters, jkt: proof.verified.jkt, issuer: proof.origin, clients: clients)
             let requestURI = Self.requestURIPrefix + SecureRandom.token(byteCount: 32)
             try database.write { connection in
                 try Self.pruneExpired(connection, now: now)
                 try connection.execute(
                     """
                     INSERT INTO par_requests (request_uri, client_id, redirect_uri, scope, state, code_challenge,
-                        login_hint, jkt, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        login_hint, jkt, issuer, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         requestURI, pushed.clientID, pushed.redirectURI, pushed.scope, pushed.state,
-                        pushed.codeChallenge, pushed.loginHint, pushed.jkt, now + Self.requestLifetime,
+                        pushed.codeChallenge, pushed.loginHint, pushed.jkt, pushed.issuer, now + Self.requestLifetime,
                     ])
             }
             return Self.noStoreJSON(
@@ -41,7 +44,7 @@ extension AuthServer {
 
     /// The checks of a pushed request, independent of storage.
     static func pushedRequest(
-        _ parameters: OAuthParameters, jkt: String, clients: ClientPolicy
+        _ parameters: OAuthParameters, jkt: String, issuer: String, clients: ClientPolicy
     ) throws(OAuthError) -> PendingRequest {
         for name in ["client_id", "redirect_uri", "scope", "state", "login_hint", "code_challenge"] {
             guard (parameters[name]?.utf8.count ?? 0) <= maxParameterLength else {
@@ -76,7 +79,7 @@ extension AuthServer {
         }
         return PendingRequest(
             clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: challenge,
-            loginHint: parameters["login_hint"], jkt: jkt)
+            loginHint: parameters["login_hint"], jkt: jkt, issuer: issuer)
     }
 
     /// RFC 6749 §3.3 scope-token characters.

@@ -33,8 +33,9 @@ extension AuthServer {
     }
 
     /// The account and granted scope a backend request acts for: `Authorization: DPoP <token>` with a matching
-    /// `DPoP` proof whose `htu` is the issuer plus the request path. Any failure gives nil, as in hatk; it is
-    /// logged, because a wrong public URL otherwise shows up only as "logged out".
+    /// `DPoP` proof whose `htu` is one of our origins plus the request path (the origin the client addressed, not
+    /// the Host the request arrived with). Any failure gives nil, as in hatk; it is logged, because a wrong public
+    /// URL otherwise shows up only as "logged out".
     public func resourceViewer(for request: Request) async -> ResourceViewer? {
         switch authenticate(request) {
         case .success(let viewer):
@@ -65,12 +66,17 @@ extension AuthServer {
         }
         let claims = verifiedToken.claims
         guard verifiedToken.header.typ == "at+jwt" else { return .failure(.invalidToken("typ is not at+jwt")) }
-        guard claims.iss == issuer, claims.aud == issuer else { return .failure(.invalidToken("issued for another issuer")) }
+        // Every origin of ours is the same server with the same key, so a token issued under one is good under
+        // another (a member's phone on the Wi-Fi address, the front calling over loopback).
+        guard ownOrigin(claims.iss) == claims.iss, claims.aud == claims.iss else {
+            return .failure(.invalidToken("issued for another issuer"))
+        }
         guard claims.exp > now else { return .failure(.tokenExpired) }
         let proof: DPoP.Verified
         do {
-            proof = try DPoP.verify(
-                proofs[0], method: request.method.rawValue, url: issuer + request.path, now: now, accessToken: token)
+            proof = try checkProof(
+                proofs[0], method: request.method.rawValue, path: request.path, now: now, accessToken: token
+            ).verified
         } catch {
             return .failure(.invalidProof(error.description))
         }
@@ -109,8 +115,6 @@ extension AuthServer {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
-
-    private struct IgnoredHeader: Decodable {}
 
     private struct NonceClaim: Decodable {
         var nonce: String?

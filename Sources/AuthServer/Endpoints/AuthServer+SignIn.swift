@@ -25,14 +25,14 @@ extension AuthServer {
                     requestURI: requestURI, clientName: clientName(pending), loginHint: username.isEmpty ? nil : username,
                     error: message, csrfToken: csrfToken(for: requestURI), status: status))
         }
-        guard isSameOriginPost(request) else {
+        guard let issuer = flowIssuer(pending, request), isSameOriginPost(request, issuer: issuer) else {
             return again("This form was not sent from this site. Reload the page and try again.", status: 403)
         }
         guard let csrf = form["csrf"], constantTimeEquals(Array(csrf.utf8), Array(csrfToken(for: requestURI).utf8))
         else { return again("This form has expired. Reload the page and try again.", status: 403) }
 
         if form["deny"] != nil {
-            return finishAuthorization(requestURI, pending, now: now) { _ in
+            return finishAuthorization(requestURI, pending, issuer: issuer, now: now) { _ in
                 [("error", "access_denied"), ("error_description", "The user refused access")]
             } ?? errorPage(Self.invalidLinkMessage, status: 400)
         }
@@ -51,24 +51,30 @@ extension AuthServer {
             return again(Self.wrongCredentialsMessage, status: 401)
         }
         let code = SecureRandom.token(byteCount: 32)
-        return finishAuthorization(requestURI, pending, now: now) {
+        return finishAuthorization(requestURI, pending, issuer: issuer, now: now) {
             try $0.execute(
                 """
-                INSERT INTO codes (hash, did, client_id, redirect_uri, scope, code_challenge, jkt, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO codes (hash, did, client_id, redirect_uri, scope, code_challenge, jkt, issuer, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     Self.tokenHash(code), did, pending.clientID, pending.redirectURI, pending.scope,
-                    pending.codeChallenge, pending.jkt, now + Self.codeLifetime,
+                    pending.codeChallenge, pending.jkt, issuer, now + Self.codeLifetime,
                 ])
             return [("code", code)]
         } ?? errorPage(Self.invalidLinkMessage, status: 400)
     }
 
+    /// The issuer of a pending request: the origin its PAR named, or for a request pushed before origins were
+    /// recorded, the origin this form was sent to.
+    func flowIssuer(_ pending: PendingRequest, _ request: Request) -> String? {
+        pending.issuer.isEmpty ? issuer(of: request) : pending.issuer
+    }
+
     /// Consumes the pending request, runs `outcome` in the same transaction, and redirects to the client with its
     /// parameters plus `state` and `iss`. Nil when the request was used or expired in the meantime.
     private func finishAuthorization(
-        _ requestURI: String, _ pending: PendingRequest, now: Int64,
+        _ requestURI: String, _ pending: PendingRequest, issuer: String, now: Int64,
         outcome: (Connection) throws -> [(String, String)]
     ) -> Response? {
         let parameters: [(String, String)]?

@@ -69,6 +69,13 @@ enum AuthSchema {
             expires_at INTEGER NOT NULL
         );
         CREATE INDEX used_jtis_by_expiry ON used_jtis(expires_at);
+        """,
+        // The issuer of a flow is the origin its PAR proof named (one server, several origins). Rows from before
+        // have '' and take the origin of the next proof that uses them.
         """
+        ALTER TABLE par_requests ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        ALTER TABLE codes ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        ALTER TABLE grants ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        """,
     ]
 }

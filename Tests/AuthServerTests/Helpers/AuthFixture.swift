@@ -15,8 +15,13 @@ final class TestClock: Sendable {
 }
 
 /// An authorization server over a fresh data directory with two household accounts that have passwords.
+///
+/// The server is ours under ``origins``; a request's origin is `http://` plus its Host header when that is one of
+/// them, and ``issuer`` for requests without a Host (most tests).
 struct AuthFixture {
     static let issuer = "http://127.0.0.1:8080"
+    /// The origins a household reaches the fixture under: loopback, the LAN address and the box's mDNS name.
+    static let origins = [issuer, "http://192.168.1.20:8080", "http://box.local:8080"]
     static let password = "correct horse battery staple"
 
     let server: AuthServer
@@ -27,14 +32,21 @@ struct AuthFixture {
     let jonas: DID
     let directory: String
 
-    init(_ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
+    init(origins: [String] = AuthFixture.origins, _ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
         let clock = TestClock()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         accounts = TestDirectory()
         maya = accounts.add(handle: "maya.home.test")
         jonas = accounts.add(handle: "jonas.home.test")
-        var configuration = AuthServerConfiguration(issuer: Self.issuer)
+        let ours = Set(origins)
+        var configuration = AuthServerConfiguration(
+            isOwnOrigin: { ours.contains($0) },
+            requestOrigin: { request in
+                guard let host = request.headers["Host"] else { return AuthFixture.issuer }
+                let origin = "http://" + host.lowercased()
+                return ours.contains(origin) ? origin : nil
+            })
         configuration.passwordParameters = .fastForTests
         configure(&configuration)
         server = try AuthServer(
@@ -61,11 +73,15 @@ struct AuthFixture {
 
     // MARK: Steps of the flow
 
-    func par(_ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil) async throws -> Response {
+    /// PAR as our front sends it: over loopback (Host `127.0.0.1:8080`), the proof naming the client's origin.
+    func par(
+        _ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil, host: String = "127.0.0.1:8080"
+    ) async throws -> Response {
         var request = Request(
             method: .post, path: "/oauth/par", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields ?? client.parFields))
         request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.seconds)
+        request.headers["Host"] = host
         return await send(request)
     }
 
@@ -91,7 +107,7 @@ struct AuthFixture {
         case value(String)
     }
 
-    /// Posts the sign-in form the way a browser on the issuer's origin does.
+    /// Posts the sign-in form the way a browser on `origin` does (no `Origin` header when nil).
     func submit(
         _ client: TestClient, requestURI: String, username: String = "maya", password: String = AuthFixture.password,
         csrf: CSRF = .fromPage, deny: Bool = false, origin: String? = AuthFixture.issuer,
@@ -123,7 +139,8 @@ struct AuthFixture {
         async throws -> String
     {
         let requestURI = try await pushedRequestURI(client)
-        let response = await submit(client, requestURI: requestURI, username: username, password: password)
+        let response = await submit(
+            client, requestURI: requestURI, username: username, password: password, origin: client.origin)
         guard response.status.code == 303, let code = response.redirectQuery["code"] else {
             throw FixtureError("sign-in failed: \(response.status) \(response.text)")
         }
@@ -135,6 +152,7 @@ struct AuthFixture {
             method: .post, path: "/oauth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields))
         request.headers["DPoP"] = try client.proof(.post, "/oauth/token", now: clock.seconds, key: key)
+        request.headers["Host"] = "127.0.0.1:8080"
         return await send(request)
     }
 
@@ -156,7 +174,7 @@ struct AuthFixture {
         proofToken: String? = nil, iat: Int64? = nil, nonce: String? = nil
     ) throws -> Request {
         let proof = try DPoP.proof(
-            key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (Self.issuer + path),
+            key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (client.origin + path),
             now: iat ?? clock.seconds, accessToken: proofToken ?? accessToken, nonce: nonce)
         return Request(
             method: method, path: path, headers: ["Authorization": "DPoP \(accessToken)", "DPoP": proof])

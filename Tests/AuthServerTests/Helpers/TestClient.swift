@@ -3,14 +3,26 @@ import Crypto
 import Foundation
 import HTTPServer
 
-/// An OAuth client as the front runs it: one DPoP key per session, PKCE, a loopback client_id by default.
+/// An OAuth client as the front runs it: one DPoP key per session, PKCE, and by default the front's own client
+/// under the fixture's issuer, naming that origin in its proofs.
 struct TestClient {
     static let loopbackID = "http://127.0.0.1:3000/oauth-client-metadata.json"
     static let loopbackRedirect = "http://127.0.0.1:3000/oauth/callback"
     static let scope = "atproto repo:social.grain.story blob:image/*"
 
-    var clientID = TestClient.loopbackID
-    var redirectURI = TestClient.loopbackRedirect
+    /// The origin the browser uses: proofs name it in `htu`, the sign-in form posts from it.
+    var origin = AuthFixture.issuer
+    var clientID = AuthFixture.issuer + "/oauth-client-metadata.json"
+    var redirectURI = AuthFixture.issuer + "/auth/callback"
+
+    /// The front's own client under `origin`.
+    static func own(_ origin: String) -> TestClient {
+        var client = TestClient()
+        client.origin = origin
+        client.clientID = origin + "/oauth-client-metadata.json"
+        client.redirectURI = origin + "/auth/callback"
+        return client
+    }
     var key = P256PrivateKey()
     var verifier = PKCE.makeVerifier()
     var state = SecureRandom.token(byteCount: 16)
@@ -40,7 +52,7 @@ struct TestClient {
     /// A proof for one of the authorization server's endpoints.
     func proof(_ method: HTTPMethod, _ path: String, now: Int64, key: P256PrivateKey? = nil) throws -> String {
         try DPoP.proof(
-            key: key ?? self.key, method: method.rawValue, url: AuthFixture.issuer + path, now: now, nonce: nonce)
+            key: key ?? self.key, method: method.rawValue, url: origin + path, now: now, nonce: nonce)
     }
 }
 
