@@ -198,9 +198,9 @@ struct SignInTests {
     func redirectEncoding() async throws {
         // setup
         let fixture = try AuthFixture()
-        var client = TestClient()
-        client.clientID = TestClient.loopbackID
-        client.redirectURI = "http://127.0.0.1:3000/oauth/callback?from=stories"
+        var client = TestClient.localhost(
+            redirect: "http://127.0.0.1/oauth/callback?from=stories",
+            using: "http://127.0.0.1:3000/oauth/callback?from=stories")
         client.state = "a b&c=d/é"
         let requestURI = try await fixture.pushedRequestURI(client)
 

@@ -53,7 +53,7 @@ extension AuthServer {
         }
         let clientID = try parameters.require("client_id")
         let redirectURI = try parameters.require("redirect_uri")
-        _ = try clients.resolve(clientID: clientID, redirectURI: redirectURI)
+        let client = try clients.resolve(clientID: clientID, redirectURI: redirectURI)
         guard let responseType = parameters["response_type"] else { throw .invalidRequest("Missing response_type") }
         guard responseType == "code" else {
             throw OAuthError(.unsupportedResponseType, "Only response_type=code is supported")
@@ -73,6 +73,14 @@ extension AuthServer {
             throw OAuthError(.invalidScope, "Malformed scope")
         }
         guard tokens.contains("atproto") else { throw OAuthError(.invalidScope, "scope must include atproto") }
+        // The sign-in page shows no list of permissions, so nothing beyond what Grain's clients ask for can be
+        // granted (a `repo:*` would otherwise pass any per-procedure check).
+        if let unsupported = tokens.first(where: { !supportedScopes.contains(String($0)) }) {
+            throw OAuthError(.invalidScope, "Unsupported scope \(unsupported.prefix(100))")
+        }
+        if let allowed = client.scopes, let undeclared = tokens.first(where: { !allowed.contains(String($0)) }) {
+            throw OAuthError(.invalidScope, "Scope \(undeclared.prefix(100)) is not declared by this client")
+        }
         // RFC 9449 §10: a client may pin the key up front; it must be the key that signed the proof.
         if let pinned = parameters["dpop_jkt"], pinned != jkt {
             throw OAuthError.invalidProof("dpop_jkt does not match the DPoP proof key")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Which `client_id` / `redirect_uri` pairs may start an authorization: our own front under each of our origins,
-/// registered clients by exact match (hatk's `oauth.clients`), and loopback clients. No client metadata document
-/// is ever fetched.
+/// registered clients by exact match (hatk's `oauth.clients`), and atproto's localhost development client
+/// (``LocalhostClient``, stricter than hatk's loopback rule). No client metadata document is ever fetched.
 struct ClientPolicy: Sendable {
     /// The name the sign-in page shows for our own front.
     static let ownClientName = "grain-stories"
@@ -17,6 +17,8 @@ struct ClientPolicy: Sendable {
     struct Client: Sendable, Equatable {
         var clientID: String
         var name: String
+        /// The scope values this client may ask for; nil when any scope we support is fine.
+        var scopes: Set<String>? = nil
     }
 
     /// The client if `redirectURI` is allowed for `clientID`.
@@ -34,13 +36,13 @@ struct ClientPolicy: Sendable {
             }
             return Client(clientID: clientID, name: client.clientName ?? clientID)
         }
-        guard let clientOrigin = Origin(clientID), clientOrigin.isLoopback else {
+        guard let localhost = try LocalhostClient(clientID: clientID) else {
             throw .invalidClient("Unknown client: \(clientID.prefix(200))")
         }
-        guard Origin(redirectURI) == clientOrigin else {
-            throw .invalidRequest("A loopback client's redirect_uri must have the client_id's origin")
+        guard localhost.allows(redirectURI: redirectURI) else {
+            throw .invalidRequest("redirect_uri is not one this localhost client declares")
         }
-        return Client(clientID: clientID, name: clientOrigin.host)
+        return Client(clientID: clientID, name: LocalhostClient.name, scopes: localhost.scopes)
     }
 
     /// The origin of `clientID` when it is our front's own client_id, `<origin>/oauth-client-metadata.json` under

@@ -25,11 +25,6 @@ struct Origin: Sendable, Equatable {
         scheme + "://" + host + (port == Self.defaultPort(scheme) ? "" : ":\(port)")
     }
 
-    /// hatk's loopback rule: `localhost`, `127.0.0.1` or `[::1]`.
-    var isLoopback: Bool {
-        ["localhost", "127.0.0.1", "[::1]"].contains(host)
-    }
-
     private static func defaultPort(_ scheme: String) -> Int {
         scheme == "https" ? 443 : 80
     }

@@ -6,14 +6,21 @@ import HTTPServer
 /// An OAuth client as the front runs it: one DPoP key per session, PKCE, and by default the front's own client
 /// under the fixture's issuer, naming that origin in its proofs.
 struct TestClient {
-    static let loopbackID = "http://127.0.0.1:3000/oauth-client-metadata.json"
-    static let loopbackRedirect = "http://127.0.0.1:3000/oauth/callback"
     static let scope = "atproto repo:social.grain.story blob:image/*"
 
     /// The origin the browser uses: proofs name it in `htu`, the sign-in form posts from it.
     var origin = AuthFixture.issuer
     var clientID = AuthFixture.issuer + "/oauth-client-metadata.json"
     var redirectURI = AuthFixture.issuer + "/auth/callback"
+
+    /// atproto's localhost development client declaring `redirect` and `scope` in its client_id.
+    static func localhost(redirect: String, using redirectURI: String? = nil, scope: String = TestClient.scope) -> TestClient {
+        var client = TestClient()
+        client.clientID = "http://localhost?" + Form.query(["redirect_uri": redirect, "scope": scope])
+        client.redirectURI = redirectURI ?? redirect
+        client.scope = scope
+        return client
+    }
 
     /// The front's own client under `origin`.
     static func own(_ origin: String) -> TestClient {
