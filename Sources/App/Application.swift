@@ -42,7 +42,8 @@ public final class Application: Sendable {
                 isOwnOrigin: { authOrigin.matches($0) }, requestOrigin: { _ in authOrigin.value })
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
+            let behindProxy = configuration.behindTLSProxy
+            authConfiguration.clientAddress = { $0.clientAddress(trustingForwardedFor: behindProxy) }
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
                 sealingKey: dataKey, clock: clock,

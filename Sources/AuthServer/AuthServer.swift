@@ -22,6 +22,8 @@ public final class AuthServer: Sendable {
     /// Nil unless nonces are required (hatk issues none).
     let nonces: Mutex<DPoPNonces?>
     let limiter: Mutex<SignInRateLimiter>
+    /// Pushed requests per client address and minute.
+    let parLimiter: Mutex<WindowCounts>
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
     let decoyHash = Mutex<String?>(nil)
 
@@ -58,6 +60,7 @@ public final class AuthServer: Sendable {
         limiter = Mutex(
             SignInRateLimiter(
                 limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
+        parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
     }
 
     /// The serialized origin of `url` when it is one of ours, else nil.
@@ -77,11 +80,12 @@ public final class AuthServer: Sendable {
         router.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
         router.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
         router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
-        router.on(.post, "/oauth/par") { [self] request in finish(pushedAuthorization(request)) }
+        let limit = Self.maxBodyBytes
+        router.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
         router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
-        router.on(.post, "/oauth/authorize") { [self] request in signIn(request) }
-        router.on(.post, "/oauth/token") { [self] request in finish(token(request)) }
-        router.on(.post, "/oauth/revoke") { [self] request in finish(revoke(request)) }
+        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in signIn(request) }
+        router.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
+        router.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
         for path in [
             "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/jwks",
             "/oauth/par", "/oauth/token", "/oauth/revoke",

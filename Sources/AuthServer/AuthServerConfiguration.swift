@@ -53,9 +53,15 @@ public struct AuthServerConfiguration: Sendable {
     public var signInAttemptsPerWindow: Int = 10
     /// The window over which failed sign-ins are counted.
     public var signInWindow: Duration = .seconds(300)
-    /// A reverse proxy we run sits in front: a client's address is the last `X-Forwarded-For` hop, not the socket
-    /// peer (see `Request.clientAddress(trustingForwardedFor:)`).
-    public var trustsForwardedFor: Bool = false
+    /// The address per-client limits count against: the socket peer directly on the network, the proxy's record
+    /// of the client behind a trusted proxy (the HTTP layer's policy; by default the peer).
+    public var clientAddress: @Sendable (Request) -> String? = { $0.remoteAddress }
+    /// Pushed authorization requests accepted per client address and minute (our front pushes for every browser
+    /// over loopback, so this is a household's whole sign-in rate, far above what one needs).
+    public var parRequestsPerMinute: Int = 30
+    /// Live pushed requests kept at most; past it PAR answers 503 until the pruning timer has made room, so a
+    /// flood cannot grow auth.sqlite without bound.
+    public var maxPendingRequests: Int = 10_000
 
     /// - Parameters:
     ///   - isOwnOrigin: Whether a serialized origin is ours.

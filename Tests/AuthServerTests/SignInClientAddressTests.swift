@@ -27,7 +27,7 @@ struct SignInClientAddressTests {
         // setup
         let fixture = try AuthFixture {
             $0.signInAttemptsPerWindow = 3
-            $0.trustsForwardedFor = true
+            $0.clientAddress = { $0.clientAddress(trustingForwardedFor: true) }
         }
         let client = TestClient()
         let requestURI = try await fixture.pushedRequestURI(client)

@@ -80,7 +80,6 @@ extension AuthServer {
         guard verified.jti.utf8.count <= Self.maxJTILength else { throw OAuthError.invalidProof("DPoP jti too long") }
         // Valid proofs have iat >= now - 300, so nothing older than iat + 300 needs remembering.
         let fresh = try database.write { connection in
-            try connection.execute("DELETE FROM used_jtis WHERE expires_at < ?", [now])
             try connection.execute(
                 "INSERT OR IGNORE INTO used_jtis (jti, expires_at) VALUES (?, ?)", [verified.jti, verified.iat + 300])
             return connection.changes > 0
