@@ -26,6 +26,8 @@ public final class AuthServer: Sendable {
     let parLimiter: Mutex<WindowCounts>
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
     let decoyHash = Mutex<String?>(nil)
+    /// Where every password hash of a sign-in is computed.
+    let passwordWork: PasswordWork
 
     /// Opens (creating) `<dataDirectory>/auth.sqlite`. The ES256 token-signing key is generated once and stored
     /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
@@ -61,6 +63,7 @@ public final class AuthServer: Sendable {
             SignInRateLimiter(
                 limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
+        passwordWork = PasswordWork(workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
     }
 
     /// The serialized origin of `url` when it is one of ours, else nil.
@@ -83,7 +86,7 @@ public final class AuthServer: Sendable {
         let limit = Self.maxBodyBytes
         router.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
         router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
-        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in signIn(request) }
+        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
         router.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
         router.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
         for path in [

@@ -47,8 +47,13 @@ public struct AuthServerConfiguration: Sendable {
     public var accessTokenLifetime: Duration = .seconds(3600)
     /// How long each refresh token is valid from its issue (hatk: 14 days, renewed at every rotation).
     public var refreshTokenLifetime: Duration = .seconds(14 * 86400)
-    /// The scrypt cost of new password hashes; tests use the fast parameters.
+    /// The scrypt cost of new password hashes (N=2^17, r=8, p=1); tests use the fast parameters. A stored hash
+    /// weaker than this is redone at the account's next successful sign-in.
     public var passwordParameters: PasswordHash.Parameters = .standard
+    /// Password hashes computed at once, each on a thread of its own, never on Swift's shared pool.
+    public var passwordWorkers: Int = 1
+    /// Sign-ins allowed to wait for a hashing thread; past it a sign-in gets 503 with Retry-After.
+    public var passwordQueueLimit: Int = 8
     /// Failed sign-ins allowed per client IP and per username within ``signInWindow``.
     public var signInAttemptsPerWindow: Int = 10
     /// The window over which failed sign-ins are counted.

@@ -6,10 +6,12 @@ extension AuthServer {
     /// Seconds an authorization code is valid.
     static let codeLifetime: Int64 = 60
     static let wrongCredentialsMessage = "Wrong username or password"
+    static let busyMessage = "Many people are signing in right now. Try again in a few seconds."
+    static let busyRetrySeconds = 5
 
     /// `POST /oauth/authorize`: checks the form's origin and CSRF token, the rate limits, then the password, and
     /// redirects to the client with a code (or `error=access_denied` when the user refuses).
-    func signIn(_ request: Request) -> Response {
+    func signIn(_ request: Request) async -> Response {
         let now = clock().seconds
         guard let form = try? request.urlEncodedForm() else {
             return errorPage("The sign-in form could not be read. Go back to the app and start again.", status: 400)
@@ -46,9 +48,18 @@ extension AuthServer {
             response.headers["Retry-After"] = String(wait)
             return response
         }
-        guard let did = verifiedAccount(username: username, password: form["password"] ?? "") else {
+        let account = try? resolveAccount(username: username)
+        let did: String
+        switch await checkPassword(form["password"] ?? "", for: account) {
+        case .verified(let verified):
+            did = verified.rawValue
+        case .wrong:
             limiter.withLock { $0.recordFailure(keys, now: now) }
             return again(Self.wrongCredentialsMessage, status: 401)
+        case .busy:
+            var response = again(Self.busyMessage, status: 503)
+            response.headers["Retry-After"] = String(Self.busyRetrySeconds)
+            return response
         }
         let code = SecureRandom.token(byteCount: 32)
         return finishAuthorization(requestURI, pending, issuer: issuer, now: now) {

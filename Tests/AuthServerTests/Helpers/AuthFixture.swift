@@ -33,12 +33,29 @@ struct AuthFixture {
     let directory: String
 
     init(origins: [String] = AuthFixture.origins, _ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
-        let clock = TestClock()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        accounts = TestDirectory()
-        maya = accounts.add(handle: "maya.home.test")
-        jonas = accounts.add(handle: "jonas.home.test")
+        let accounts = TestDirectory()
+        let maya = accounts.add(handle: "maya.home.test")
+        let jonas = accounts.add(handle: "jonas.home.test")
+        try self.init(
+            directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(), origins: origins,
+            configure)
+        try server.setPassword(Self.password, for: maya)
+        try server.setPassword("jonas's own password", for: jonas)
+    }
+
+    /// A second server over `earlier`'s data directory and accounts, as after a restart with a new configuration.
+    init(reopening earlier: AuthFixture, _ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
+        try self.init(
+            directory: earlier.directory, accounts: earlier.accounts, maya: earlier.maya, jonas: earlier.jonas,
+            clock: earlier.clock, origins: AuthFixture.origins, configure)
+    }
+
+    private init(
+        directory: String, accounts: TestDirectory, maya: DID, jonas: DID, clock: TestClock, origins: [String],
+        _ configure: (inout AuthServerConfiguration) -> Void
+    ) throws {
         let ours = Set(origins)
         var configuration = AuthServerConfiguration(
             isOwnOrigin: { ours.contains($0) },
@@ -52,12 +69,14 @@ struct AuthFixture {
         server = try AuthServer(
             dataDirectory: directory, configuration: configuration, accounts: accounts,
             sealingKey: Self.sealingKey, clock: { clock.now }, renderSignIn: Self.render)
-        try server.setPassword(Self.password, for: maya)
-        try server.setPassword("jonas's own password", for: jonas)
         var router = Router()
         server.register(on: &router)
         self.router = router
         self.clock = clock
+        self.accounts = accounts
+        self.maya = maya
+        self.jonas = jonas
+        self.directory = directory
     }
 
     static let sealingKey = SealingKey.random()
