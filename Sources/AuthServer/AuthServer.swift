@@ -21,7 +21,7 @@ public final class AuthServer: Sendable {
     let renderSignIn: @Sendable (SignInPage) -> Response
     /// Nil unless nonces are required (hatk issues none).
     let nonces: Mutex<DPoPNonces?>
-    let limiter: Mutex<SignInRateLimiter>
+    let throttle: Mutex<SignInThrottle>
     /// Pushed requests per client address and minute.
     let parLimiter: Mutex<WindowCounts>
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
@@ -59,9 +59,7 @@ public final class AuthServer: Sendable {
         self.renderSignIn = renderSignIn
         let now = clock().seconds
         nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
-        limiter = Mutex(
-            SignInRateLimiter(
-                limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
+        throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
         passwordWork = PasswordWork(workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
     }

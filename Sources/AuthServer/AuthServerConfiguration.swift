@@ -54,10 +54,8 @@ public struct AuthServerConfiguration: Sendable {
     public var passwordWorkers: Int = 1
     /// Sign-ins allowed to wait for a hashing thread; past it a sign-in gets 503 with Retry-After.
     public var passwordQueueLimit: Int = 8
-    /// Failed sign-ins allowed per client IP and per username within ``signInWindow``.
-    public var signInAttemptsPerWindow: Int = 10
-    /// The window over which failed sign-ins are counted.
-    public var signInWindow: Duration = .seconds(300)
+    /// How failed sign-ins slow further attempts down (see ``SignInLimits``).
+    public var signInLimits = SignInLimits()
     /// The address per-client limits count against: the socket peer directly on the network, the proxy's record
     /// of the client behind a trusted proxy (the HTTP layer's policy; by default the peer).
     public var clientAddress: @Sendable (Request) -> String? = { $0.remoteAddress }
@@ -90,6 +88,29 @@ public struct AuthServerConfiguration: Sendable {
         self.init(
             isOwnOrigin: { $0 == serialized }, requestOrigin: { _ in serialized }, registeredClients: registeredClients)
     }
+}
+
+/// How failed sign-ins slow further attempts down: a few free failures per key, then waits that double with each
+/// further failure, counted per account, per client address, and per device that signed in before (whose own
+/// attempts are exempt from the account and address counts, so a member is never locked out of a browser they
+/// use). The design is written out at `SignInThrottle`.
+public struct SignInLimits: Sendable, Equatable {
+    /// Failures on one account (its handle, short name and DID together) before attempts must wait.
+    public var accountFreeFailures: Int = 5
+    /// Failures from one client address, whichever accounts they name, before attempts must wait.
+    public var addressFreeFailures: Int = 20
+    /// Failures from one browser on an account it signed in to before.
+    public var deviceFreeFailures: Int = 5
+    /// The first wait past the free failures; each further failure doubles it.
+    public var firstDelay: Duration = .seconds(2)
+    /// The longest wait between two attempts.
+    public var maxDelay: Duration = .seconds(15 * 60)
+    /// Failures are forgotten this long after the last one.
+    public var forgetAfter: Duration = .seconds(3600)
+    /// How long a browser's device cookie vouches for it; renewed at each sign-in.
+    public var deviceLifetime: Duration = .seconds(365 * 86400)
+
+    public init() {}
 }
 
 extension Duration {

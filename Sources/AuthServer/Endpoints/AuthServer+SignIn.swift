@@ -39,22 +39,21 @@ extension AuthServer {
             } ?? errorPage(Self.invalidLinkMessage, status: 400)
         }
 
-        let address = configuration.clientAddress(request) ?? "unknown"
-        let keys = ["ip:" + address, "user:" + username]
-        if case .limited(let wait) = limiter.withLock({ $0.check(keys, now: now) }) {
-            let minutes = max(1, (wait + 59) / 60)
-            var response = again(
-                "Too many attempts, try again in \(minutes) minute\(minutes == 1 ? "" : "s")", status: 429)
+        let account = try? resolveAccount(username: username)
+        let secure = issuer.hasPrefix("https://")
+        let attempt = attemptKeys(account: account, username: username, request: request, secure: secure, now: now)
+        if let wait = throttle.withLock({ $0.wait(for: attempt.keys, now: now) }) {
+            var response = again(Self.tooManyAttemptsMessage(wait: wait), status: 429)
             response.headers["Retry-After"] = String(wait)
             return response
         }
-        let account = try? resolveAccount(username: username)
         let did: String
         switch await checkPassword(form["password"] ?? "", for: account) {
         case .verified(let verified):
             did = verified.rawValue
+            if let deviceKey = attempt.deviceKey { throttle.withLock { $0.reset(deviceKey) } }
         case .wrong:
-            limiter.withLock { $0.recordFailure(keys, now: now) }
+            throttle.withLock { $0.recordFailure(attempt.keys.map(\.key), now: now) }
             return again(Self.wrongCredentialsMessage, status: 401)
         case .busy:
             var response = again(Self.busyMessage, status: 503)
@@ -62,7 +61,7 @@ extension AuthServer {
             return response
         }
         let code = SecureRandom.token(byteCount: 32)
-        return finishAuthorization(requestURI, pending, issuer: issuer, now: now) {
+        let redirect = finishAuthorization(requestURI, pending, issuer: issuer, now: now) {
             try $0.execute(
                 """
                 INSERT INTO codes (hash, did, client_id, redirect_uri, scope, code_challenge, jkt, issuer, expires_at)
@@ -73,7 +72,12 @@ extension AuthServer {
                     pending.codeChallenge, pending.jkt, issuer, now + Self.codeLifetime,
                 ])
             return [("code", code)]
-        } ?? errorPage(Self.invalidLinkMessage, status: 400)
+        }
+        guard var redirect else { return errorPage(Self.invalidLinkMessage, status: 400) }
+        guard redirect.status == .seeOther else { return redirect }
+        redirect.headers.add(
+            "Set-Cookie", deviceCookieHeader(adding: did, to: request, secure: secure, now: now))
+        return redirect
     }
 
     /// The issuer of a pending request: the origin its PAR named, or for a request pushed before origins were
