@@ -16,7 +16,8 @@ public final class AuthServer: Sendable {
     let signingKey: P256PrivateKey
     /// The `kid` of the signing key in tokens and the JWKS: its thumbprint, so a future key gets a new one.
     let keyID: String
-    let csrfSecret: [UInt8]
+    /// The HMAC key of CSRF tokens and device cookies (stored under its first use's name, `csrf-secret`).
+    let macSecret: [UInt8]
     let clock: @Sendable () -> UTCTime
     let renderSignIn: @Sendable (SignInPage) -> Response
     /// Nil unless nonces are required (hatk issues none).
@@ -35,7 +36,7 @@ public final class AuthServer: Sendable {
     ///   - dataDirectory: Where `auth.sqlite` lives; created when missing.
     ///   - configuration: Origins, clients, lifetimes and limits.
     ///   - accounts: The household accounts (who may sign in, and their handles).
-    ///   - sealingKey: Encrypts the signing key and the CSRF secret at rest.
+    ///   - sealingKey: Encrypts the signing key and the HMAC secret at rest.
     ///   - clock: The current time; tests advance it instead of sleeping.
     ///   - renderSignIn: Turns the sign-in page model into HTML with the app's templates.
     public init(
@@ -51,7 +52,7 @@ public final class AuthServer: Sendable {
         }
         signingKey = try P256PrivateKey(rawRepresentation: keyBytes)
         keyID = signingKey.publicKey.jwk.thumbprint
-        csrfSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
+        macSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
         self.accounts = accounts
         self.configuration = configuration
         self.clients = ClientPolicy(registered: configuration.registeredClients, isOwnOrigin: configuration.isOwnOrigin)

@@ -81,7 +81,8 @@ public struct AuthServerConfiguration: Sendable {
 
     /// A server with exactly one origin, which every request counts as sent to.
     /// - Parameters:
-    ///   - origin: The origin, e.g. `https://stories.example`; a trailing slash or path is ignored.
+    ///   - origin: The origin, e.g. `https://stories.example`; a trailing slash or path is ignored, and a string
+    ///     that is not an http(s) URL matches nothing (every metadata request then gets 421).
     ///   - registeredClients: Clients accepted besides our own front and loopback clients.
     public init(origin: String, registeredClients: [RegisteredClient] = []) {
         let serialized = Origin(origin)?.serialized

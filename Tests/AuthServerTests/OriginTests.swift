@@ -174,13 +174,11 @@ struct OriginTests {
         let foreign = try await revoke(proofURL: "http://evil.test/oauth/revoke")
         let stillWorks = try await fixture.token(client, client.refreshFields(refresh))
         let refreshAgain = try #require(stillWorks.json["refresh_token"] as? String)
-        let ours = try await fixture.send(
+        let ourProof = try client.proof(.post, "/oauth/revoke", now: fixture.clock.seconds)
+        let ours = await fixture.send(
             Request(
                 method: .post, path: "/oauth/revoke",
-                headers: [
-                    "Content-Type": "application/x-www-form-urlencoded",
-                    "DPoP": try client.proof(.post, "/oauth/revoke", now: fixture.clock.seconds),
-                ],
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "DPoP": ourProof],
                 body: Form.encode(["token": refreshAgain, "client_id": client.clientID])))
         let afterwards = try await fixture.token(client, client.refreshFields(refreshAgain))
 

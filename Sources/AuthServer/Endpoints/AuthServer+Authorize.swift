@@ -41,7 +41,7 @@ extension AuthServer {
     /// HMAC of the request URI under a stored secret: bound to this request, unforgeable without the secret, and
     /// needing no server-side session.
     func csrfToken(for requestURI: String) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: Array(("csrf " + requestURI).utf8), key: csrfSecret))
+        Base64URL.encode(HMACSHA256.authenticationCode(for: Array(("csrf " + requestURI).utf8), key: macSecret))
     }
 
     /// A state-changing POST from our own sign-in page: `Sec-Fetch-Site` must not say another site sent it, and

@@ -18,7 +18,7 @@ extension AuthServer {
         }
         if let account,
             let entry = deviceCookie(in: request, secure: secure).validEntry(
-                for: account.did.rawValue, secret: csrfSecret, now: now, lifetime: limits.deviceLifetime.wholeSeconds)
+                for: account.did.rawValue, secret: macSecret, now: now, lifetime: limits.deviceLifetime.wholeSeconds)
         {
             let key = "device:" + entry.mac
             return AttemptKeys(keys: [(key, policy(limits.deviceFreeFailures))], deviceKey: key)
@@ -37,7 +37,7 @@ extension AuthServer {
 
     /// The `Set-Cookie` value that remembers `did` on this browser, besides the accounts it already holds.
     func deviceCookieHeader(adding did: String, to request: Request, secure: Bool, now: Int64) -> String {
-        let cookie = deviceCookie(in: request, secure: secure).adding(did: did, now: now, secret: csrfSecret)
+        let cookie = deviceCookie(in: request, secure: secure).adding(did: did, now: now, secret: macSecret)
         // Strict: the only request that needs it is the sign-in form's same-origin POST.
         let attributes = "Path=/; Max-Age=\(configuration.signInLimits.deviceLifetime.wholeSeconds); HttpOnly; SameSite=Strict"
         return DeviceCookie.name(secure: secure) + "=" + cookie.value + "; " + attributes + (secure ? "; Secure" : "")

@@ -17,8 +17,7 @@ final class PasswordWork: Sendable {
     let workers: Int
     let queueLimit: Int
     private let queues: [DispatchQueue]
-    // Written once; the key object itself is only compared by libdispatch.
-    nonisolated(unsafe) private static let workerKey = DispatchSpecificKey<Int>()
+    private static let workerKey = DispatchSpecificKey<Int>()
 
     private struct State {
         var idle: [Int]
