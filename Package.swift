@@ -46,7 +46,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Backend"],
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto"],
             swiftSettings: strict),
         // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
         .target(
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "Backend", "HTTPServer", "Crypto", "ATProto"]),
+        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto"]),
         .testTarget(
             name: "AppTests",
             dependencies: [

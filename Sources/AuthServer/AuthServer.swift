@@ -1,5 +1,4 @@
 import ATProto
-import Backend
 import Crypto
 import Foundation
 import HTTPServer
@@ -8,36 +7,40 @@ import Synchronization
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
 /// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It also checks those tokens on
-/// resource requests (``viewer(for:)``, ``grantedAccess(for:)``).
+/// the backend's resource requests (``resourceViewer(for:)``).
 public final class AuthServer: Sendable {
     let database: Database
-    let accounts: BackendStore
+    let accounts: any AccountDirectory
     let configuration: AuthServerConfiguration
     let clients: ClientPolicy
     let signingKey: P256PrivateKey
     /// The `kid` of the signing key in tokens and the JWKS: its thumbprint, so a future key gets a new one.
     let keyID: String
-    let csrfSecret: [UInt8]
+    /// The HMAC key of CSRF tokens and device cookies (stored under its first use's name, `csrf-secret`).
+    let macSecret: [UInt8]
     let clock: @Sendable () -> UTCTime
     let renderSignIn: @Sendable (SignInPage) -> Response
-    private let issuerURL: Mutex<String>
     /// Nil unless nonces are required (hatk issues none).
     let nonces: Mutex<DPoPNonces?>
-    let limiter: Mutex<SignInRateLimiter>
+    let throttle: Mutex<SignInThrottle>
+    /// Pushed requests per client address and minute.
+    let parLimiter: Mutex<WindowCounts>
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
     let decoyHash = Mutex<String?>(nil)
+    /// Where every password hash of a sign-in is computed.
+    let passwordWork: PasswordWork
 
     /// Opens (creating) `<dataDirectory>/auth.sqlite`. The ES256 token-signing key is generated once and stored
     /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
     /// - Parameters:
     ///   - dataDirectory: Where `auth.sqlite` lives; created when missing.
-    ///   - configuration: Issuer, clients, lifetimes and limits.
-    ///   - accounts: The backend's household accounts (who may sign in, and their handles).
-    ///   - sealingKey: Encrypts the signing key and the CSRF secret at rest.
+    ///   - configuration: Origins, clients, lifetimes and limits.
+    ///   - accounts: The household accounts (who may sign in, and their handles).
+    ///   - sealingKey: Encrypts the signing key and the HMAC secret at rest.
     ///   - clock: The current time; tests advance it instead of sleeping.
     ///   - renderSignIn: Turns the sign-in page model into HTML with the app's templates.
     public init(
-        dataDirectory: String, configuration: AuthServerConfiguration, accounts: BackendStore, sealingKey: SealingKey,
+        dataDirectory: String, configuration: AuthServerConfiguration, accounts: any AccountDirectory, sealingKey: SealingKey,
         clock: @escaping @Sendable () -> UTCTime = { .now },
         renderSignIn: @escaping @Sendable (SignInPage) -> Response
     ) throws {
@@ -49,49 +52,48 @@ public final class AuthServer: Sendable {
         }
         signingKey = try P256PrivateKey(rawRepresentation: keyBytes)
         keyID = signingKey.publicKey.jwk.thumbprint
-        csrfSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
+        macSecret = try Self.secret("csrf-secret", in: database, sealingKey: sealingKey) { SecureRandom.bytes(32) }
         self.accounts = accounts
         self.configuration = configuration
-        self.clients = ClientPolicy(registered: configuration.registeredClients)
+        self.clients = ClientPolicy(registered: configuration.registeredClients, isOwnOrigin: configuration.isOwnOrigin)
         self.clock = clock
         self.renderSignIn = renderSignIn
-        issuerURL = Mutex(Self.trimmed(configuration.issuer))
         let now = clock().seconds
         nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
-        limiter = Mutex(
-            SignInRateLimiter(
-                limit: configuration.signInAttemptsPerWindow, window: configuration.signInWindow.wholeSeconds))
+        throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
+        parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
+        passwordWork = PasswordWork(workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
     }
 
-    /// Replaces the issuer, for a server that learns its port only after binding.
-    public func setIssuer(_ issuer: String) {
-        issuerURL.withLock { $0 = Self.trimmed(issuer) }
+    /// The serialized origin of `url` when it is one of ours, else nil.
+    func ownOrigin(_ url: String) -> String? {
+        guard let origin = Origin(url)?.serialized, configuration.isOwnOrigin(origin) else { return nil }
+        return origin
     }
 
-    /// The issuer URL, without a trailing slash.
-    public var issuer: String { issuerURL.withLock { $0 } }
+    /// The issuer a request sees: the validated origin it was sent to, when that is one of ours.
+    func issuer(of request: Request) -> String? {
+        configuration.requestOrigin(request).flatMap(ownOrigin)
+    }
 
     /// Adds the OAuth endpoints: the two metadata documents, JWKS, PAR, authorize (GET and POST), token and
     /// revocation, with CORS preflight answers for the endpoints clients call from scripts.
     public func register(on router: inout Router) {
-        router.on(.get, "/.well-known/oauth-authorization-server") { [self] _ in metadataResponse() }
-        router.on(.get, "/.well-known/oauth-protected-resource") { [self] _ in protectedResourceResponse() }
+        router.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
+        router.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
         router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
-        router.on(.post, "/oauth/par") { [self] request in finish(pushedAuthorization(request)) }
+        let limit = Self.maxBodyBytes
+        router.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
         router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
-        router.on(.post, "/oauth/authorize") { [self] request in signIn(request) }
-        router.on(.post, "/oauth/token") { [self] request in finish(token(request)) }
-        router.on(.post, "/oauth/revoke") { [self] request in finish(revoke(request)) }
+        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
+        router.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
+        router.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
         for path in [
             "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/jwks",
             "/oauth/par", "/oauth/token", "/oauth/revoke",
         ] {
             router.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
         }
-    }
-
-    private static func trimmed(_ url: String) -> String {
-        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 
     static func makeNonce() -> String { SecureRandom.token(byteCount: 16) }

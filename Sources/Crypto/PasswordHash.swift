@@ -1,7 +1,7 @@
 import COpenSSL
 import Foundation
 
-/// Password hashing with scrypt (RFC 7914) in a PHC-style string: `$scrypt$ln=15,r=8,p=1$<salt>$<hash>`,
+/// Password hashing with scrypt (RFC 7914) in a PHC-style string: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`,
 /// salt and hash in standard base64 without padding.
 ///
 /// Passwords are hashed as their UTF-8 bytes, without Unicode normalisation.
@@ -21,10 +21,17 @@ public enum PasswordHash {
             self.p = p
         }
 
-        /// N = 2^15, r = 8, p = 1: about 32 MiB and tens of milliseconds per hash.
-        public static let standard = Parameters(n: 1 << 15, r: 8, p: 1)
+        /// N = 2^17, r = 8, p = 1: today's common guidance for scrypt (OWASP's Password Storage Cheat Sheet gives
+        /// these as its scrypt minimum); 128 MiB and a few hundred milliseconds per hash.
+        public static let standard = Parameters(n: 1 << 17, r: 8, p: 1)
         /// N = 2^10: fast enough for unit tests, too weak for real passwords.
         public static let fastForTests = Parameters(n: 1 << 10, r: 8, p: 1)
+
+        /// Whether these parameters cost at least as much as `other` in every dimension, so a hash made with them
+        /// need not be redone to reach `other`.
+        public func isAtLeast(_ other: Parameters) -> Bool {
+            n >= other.n && r >= other.r && p >= other.p
+        }
 
         /// log2(N), when N is a power of two above 1.
         var logN: Int? {
@@ -59,6 +66,12 @@ public enum PasswordHash {
         let salt = SecureRandom.bytes(saltSize)
         let derived = try scrypt(password, salt: salt, parameters: parameters, length: hashSize)
         return "$scrypt$ln=\(logN),r=\(parameters.r),p=\(parameters.p)$\(encode(salt))$\(encode(derived))"
+    }
+
+    /// The parameters a stored string was made with, so a caller can rehash one weaker than today's; nil when the
+    /// string is malformed or out of range (``verify(_:against:)`` refuses those too).
+    public static func parameters(of encoded: String) -> Parameters? {
+        Stored(encoded)?.parameters
     }
 
     /// Checks `password` against a stored string in constant time. Malformed strings and out-of-range parameters

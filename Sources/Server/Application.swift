@@ -26,11 +26,14 @@ public final class Application: Sendable {
     /// Where this process reaches its own listener, for the front's writes to the embedded backend.
     public let loopback: URL
     let origins: OriginRules
+    let maintenance = Maintenance()
+    let clock: @Sendable () -> UTCTime
 
     /// Binds the port and builds everything; `start()` begins serving.
     /// - Parameter clock: the current time, injectable so tests can move it.
     public init(configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime = { .now }) throws {
         self.configuration = configuration
+        self.clock = clock
         let listener = try Listener(host: configuration.host, port: configuration.port)
         loopback = Self.loopback(host: configuration.host, port: listener.port)
         let origins = OriginRules(
@@ -47,7 +50,6 @@ public final class Application: Sendable {
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
         let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
-        let issuerURL = configuration.canonicalOrigin ?? loopback.absoluteString
         let nonces = DPoPNonces()
         let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let upstream = configuration.appview ?? loopback
@@ -55,7 +57,8 @@ public final class Application: Sendable {
         // OAuth document or anything else names must be public.
         let policy = AddressPolicy.publicOnly.allowing([upstream])
         let writer = HatkClient(
-            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock, policy: policy)
+            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
+            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy)
 
         var household: (any HouseholdDirectory)?
         let stories: any StorySource
@@ -63,10 +66,8 @@ public final class Application: Sendable {
         if let appview = configuration.appview {
             backend = nil
             authServer = nil
-            stories = RemoteStories(
-                client: HatkClient(
-                    baseURL: appview, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-                    cacheTTL: configuration.readCacheTTL, policy: policy))
+            // One client reads and writes, so a write forgets the reads it changes.
+            stories = RemoteStories(client: writer)
             signIn = .remote(issuer: appview)
         } else {
             // XRPC answers to outside clients carry image URLs on the origin they asked on.
@@ -76,12 +77,18 @@ public final class Application: Sendable {
                     if case .accepted(let origin) = origins.decide(request) { return origin }
                     return nil
                 })
-            var authConfiguration = AuthServerConfiguration(issuer: issuerURL)
+            var authConfiguration = AuthServerConfiguration(
+                isOwnOrigin: origins.isOwn,
+                requestOrigin: { request in
+                    if case .accepted(let origin) = origins.decide(request) { return origin }
+                    return nil
+                })
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
+            let behindProxy = configuration.behindTLSProxy
+            authConfiguration.clientAddress = { $0.clientAddress(trustingForwardedFor: behindProxy) }
             let authServer = try AuthServer(
-                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
+                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
                 sealingKey: dataKey, clock: clock,
                 renderSignIn: { page in
                     pages.standalone("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status))
@@ -93,10 +100,7 @@ public final class Application: Sendable {
             household = EmbeddedHousehold(
                 backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
                 setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
-            stories = RemoteStories(
-                client: HatkClient(
-                    baseURL: loopback, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-                    cacheTTL: configuration.readCacheTTL, policy: policy))
+            stories = EmbeddedStories(queries: backend.queries)
             signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata)
         }
 
@@ -149,13 +153,15 @@ public final class Application: Sendable {
         return response
     }
 
-    /// Starts serving on the bound socket.
+    /// Starts serving on the bound socket, and the housekeeping that runs beside it.
     public func start() throws {
         try server.start()
+        maintenance.start(self)
     }
 
     /// Stops serving, then writes what the front keeps in memory.
     public func stop() async {
+        maintenance.stop()
         await server.shutdown()
         do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
@@ -163,6 +169,7 @@ public final class Application: Sendable {
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
     public func runUntilSignal() async {
         await server.runUntilSignal()
+        maintenance.stop()
         do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
 

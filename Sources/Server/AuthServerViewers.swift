@@ -8,10 +8,23 @@ struct AuthServerViewers: ViewerAuthenticator {
     let authServer: AuthServer
 
     func viewer(for request: Request) async -> AuthenticatedViewer? {
-        await authServer.grantedAccess(for: request).map { AuthenticatedViewer(did: $0.did, scope: $0.scope) }
+        await authServer.resourceViewer(for: request).map { AuthenticatedViewer(did: $0.did, scope: $0.scope) }
     }
 
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { authServer.dpopChallenge(for: request) }
 
     func currentDPoPNonce() -> String? { authServer.currentDPoPNonce() }
+}
+
+/// The backend's household accounts as the authorization server's directory of who may sign in.
+struct BackendAccounts: AccountDirectory {
+    let store: BackendStore
+
+    func account(did: DID) throws -> DirectoryAccount? {
+        try store.account(did.rawValue).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+    }
+
+    func account(handle: String) throws -> DirectoryAccount? {
+        try store.account(handle).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+    }
 }

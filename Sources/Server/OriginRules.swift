@@ -21,6 +21,17 @@ struct OriginRules: Sendable {
         return isLocal(name) ? .accepted(origin) : .refused
     }
 
+    /// Whether a serialized origin (`http://host:port`) is one of ours.
+    func isOwn(_ origin: String) -> Bool {
+        let parts = origin.split(separator: "://", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0] == "http" || parts[0] == "https" else { return false }
+        if let canonical { return canonical.lowercased() == origin.lowercased() }
+        var headers = HTTPHeaders()
+        headers.add("Host", parts[1])
+        guard case .accepted(let accepted) = decide(Request(method: .get, path: "/", headers: headers)) else { return false }
+        return accepted.hasSuffix("://" + parts[1].lowercased())
+    }
+
     func isLocal(_ name: String) -> Bool {
         name == "localhost" || name.hasSuffix(".localhost") || name.hasPrefix("127.") || name == "[::1]" || name == listeningOn
     }

@@ -34,7 +34,7 @@ struct FlowTests {
         #expect(page.page?.loginHint == "maya.home.test")
         #expect(page.page?.actionPath == "/oauth/authorize")
         #expect(signIn.status.code == 303)
-        #expect(signIn.headers["Location"]?.hasPrefix(TestClient.loopbackRedirect + "?code=") == true)
+        #expect(signIn.headers["Location"]?.hasPrefix(client.redirectURI + "?code=") == true)
         #expect(signIn.redirectQuery["state"] == client.state)
         #expect(signIn.redirectQuery["iss"] == AuthFixture.issuer)
         #expect(token.status.code == 200)

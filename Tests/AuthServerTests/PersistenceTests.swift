@@ -1,6 +1,5 @@
 import ATProto
 import AuthServer
-import Backend
 import Crypto
 import Foundation
 import HTTPServer
@@ -18,7 +17,7 @@ struct PersistenceTests {
 
         // act
         let reopened = try AuthServer(
-            dataDirectory: fixture.directory, configuration: AuthServerConfiguration(issuer: AuthFixture.issuer),
+            dataDirectory: fixture.directory, configuration: AuthServerConfiguration(origin: AuthFixture.issuer),
             accounts: fixture.accounts, sealingKey: AuthFixture.sealingKey, clock: { clock.now },
             renderSignIn: AuthFixture.render)
         let viewer = await reopened.viewer(for: try fixture.resourceRequest(client, accessToken: access))
@@ -37,7 +36,7 @@ struct PersistenceTests {
         // act / validate
         #expect(throws: AuthServerError.self) {
             _ = try AuthServer(
-                dataDirectory: fixture.directory, configuration: AuthServerConfiguration(issuer: AuthFixture.issuer),
+                dataDirectory: fixture.directory, configuration: AuthServerConfiguration(origin: AuthFixture.issuer),
                 accounts: fixture.accounts, sealingKey: SealingKey.random(), renderSignIn: AuthFixture.render)
         }
     }

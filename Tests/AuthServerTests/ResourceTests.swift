@@ -138,19 +138,73 @@ struct ResourceTests {
         #expect(lowercaseViewer == fixture.maya)
     }
 
-    /// The issuer can change once the port is known; tokens are then checked against the new one.
-    @Test("after setIssuer, proofs must target the new issuer")
-    func issuerChange() async throws {
+    /// Issue 10 item 3a: behind a TLS proxy, or when the front calls its backend over loopback, the request
+    /// arrives under another Host than the origin the client addressed; the proof names the latter.
+    @Test("a proof naming any of our origins is accepted whatever Host the request arrived with; a foreign one is not")
+    func proofOrigins() async throws {
         // setup
         let (fixture, client, access) = try await session()
+        var lanProof = try fixture.resourceRequest(
+            client, accessToken: access, proofURL: "http://192.168.1.20:8080/xrpc/dev.hatk.createRecord")
+        lanProof.headers["Host"] = "127.0.0.1:8080"
+        let foreign = try fixture.resourceRequest(
+            client, accessToken: access, proofURL: "http://evil.test:8080/xrpc/dev.hatk.createRecord")
 
         // act
-        fixture.server.setIssuer("http://127.0.0.1:9999/")
-        let viewer = await fixture.server.viewer(for: try fixture.resourceRequest(client, accessToken: access))
-        let metadata = await fixture.send(Request(method: .get, path: "/.well-known/oauth-authorization-server"))
+        let lanViewer = await fixture.server.viewer(for: lanProof)
+        let foreignViewer = await fixture.server.viewer(for: foreign)
+
+        // validate
+        #expect(lanViewer == fixture.maya)
+        #expect(foreignViewer == nil)
+        #expect(
+            fixture.server.authenticate(foreign)
+                == .failure(.invalidProof("htu names an origin this server is not served at")))
+    }
+}
+
+struct ResourceViewerTests {
+    /// The backend checks the scope per procedure, so the resource check must hand it over with the account.
+    @Test("the resource check returns the account, the granted scope and the client")
+    func grantedScope() async throws {
+        // setup
+        let fixture = try AuthFixture()
+        var client = TestClient()
+        client.scope = "atproto repo:social.grain.story"
+        let access = try #require(try await fixture.signedIn(client)["access_token"] as? String)
+
+        // act
+        let viewer = await fixture.server.resourceViewer(for: try fixture.resourceRequest(client, accessToken: access))
+
+        // validate
+        #expect(viewer?.did == fixture.maya)
+        #expect(viewer?.scope == "atproto repo:social.grain.story")
+        #expect(viewer?.scopes == ["atproto", "repo:social.grain.story"])
+        #expect(viewer?.hasScope("repo:social.grain.story") == true)
+        #expect(viewer?.hasScope("blob:image/*") == false)
+        #expect(viewer?.clientID == client.clientID)
+    }
+
+    /// An account the directory no longer has (deleted or disabled) loses its sessions at once.
+    @Test("tokens of an account the directory no longer lists are refused, and so is their refresh")
+    func removedAccount() async throws {
+        // setup
+        let fixture = try AuthFixture()
+        let client = TestClient()
+        let tokens = try await fixture.signedIn(client)
+        let access = try #require(tokens["access_token"] as? String)
+        let refresh = try #require(tokens["refresh_token"] as? String)
+
+        // act
+        fixture.accounts.remove(fixture.maya)
+        let request = try fixture.resourceRequest(client, accessToken: access)
+        let viewer = await fixture.server.resourceViewer(for: request)
+        let refreshed = try await fixture.token(client, client.refreshFields(refresh))
 
         // validate
         #expect(viewer == nil)
-        #expect(metadata.json["issuer"] as? String == "http://127.0.0.1:9999")
+        #expect(fixture.server.authenticate(request) == .failure(.unknownAccount))
+        #expect(refreshed.status.code == 400)
+        #expect(refreshed.json["error_description"] as? String == "The account no longer exists")
     }
 }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import AuthServer
 
-/// The sign-in limiter counts per client address by the same rule as uploads: the peer, or behind our proxy
-/// the last X-Forwarded-For hop.
+/// The sign-in throttle counts per client address by the rule the configuration's `clientAddress` gives (the HTTP
+/// layer's: the peer, or behind our proxy the last X-Forwarded-For hop).
 struct SignInClientAddressTests {
     /// Three failures under unknown usernames (so only the address key fills up), each through `headers`.
     func failThreeTimes(
@@ -26,8 +26,8 @@ struct SignInClientAddressTests {
     func behindProxy() async throws {
         // setup
         let fixture = try AuthFixture {
-            $0.signInAttemptsPerWindow = 3
-            $0.trustsForwardedFor = true
+            $0.signInLimits.addressFreeFailures = 3
+            $0.clientAddress = { $0.clientAddress(trustingForwardedFor: true) }
         }
         let client = TestClient()
         let requestURI = try await fixture.pushedRequestURI(client)
@@ -50,7 +50,7 @@ struct SignInClientAddressTests {
     @Test("directly on the network, X-Forwarded-For is ignored and the socket peer is limited")
     func directPeer() async throws {
         // setup
-        let fixture = try AuthFixture { $0.signInAttemptsPerWindow = 3 }
+        let fixture = try AuthFixture { $0.signInLimits.addressFreeFailures = 3 }
         let client = TestClient()
         let requestURI = try await fixture.pushedRequestURI(client)
         let failures = await failThreeTimes(

@@ -12,10 +12,11 @@ struct PasswordHashTests {
         #expect(try PasswordHash.hash("correct horse", parameters: .fastForTests) != encoded)
     }
 
-    @Test("the standard parameters hash with ln=15 (scrypt's 32 MiB memory limit is raised)")
+    @Test("the standard parameters hash with ln=17, r=8, p=1 (scrypt's 32 MiB memory limit is raised)")
     func standardParameters() throws {
         let encoded = try PasswordHash.hash("pw")
-        #expect(encoded.hasPrefix("$scrypt$ln=15,r=8,p=1$"))
+        #expect(encoded.hasPrefix("$scrypt$ln=17,r=8,p=1$"))
+        #expect(PasswordHash.parameters(of: encoded) == PasswordHash.Parameters(n: 1 << 17, r: 8, p: 1))
         let parts = encoded.split(separator: "$")
         #expect(parts.count == 4 && parts[2].count == 22 && parts[3].count == 43)
         #expect(PasswordHash.verify("pw", against: encoded))
@@ -35,6 +36,7 @@ struct PasswordHashTests {
         #expect(PasswordHash.verify("correct horse battery staple", against: first))
         #expect(!PasswordHash.verify("correct horse battery stapl", against: first))
         #expect(PasswordHash.verify("pässwörd 🔑", against: second))
+        #expect(PasswordHash.parameters(of: second) == PasswordHash.Parameters(n: 2048, r: 4, p: 2))
         #expect(!PasswordHash.verify("passwörd 🔑", against: second))
     }
 
@@ -57,6 +59,7 @@ struct PasswordHashTests {
         ]
         for candidate in candidates {
             #expect(!PasswordHash.verify("correct horse battery staple", against: candidate), "\(candidate)")
+            #expect(PasswordHash.parameters(of: candidate) == nil, "\(candidate)")
         }
     }
 

@@ -11,7 +11,7 @@ struct SessionSecurityTests {
         for secure in [false, true] {
             let live = try await LiveApp(behindTLSProxy: secure)
             // Behind the proxy the browser is on https: that is the origin its forms come from.
-            let browser = Browser(base: live.base, origin: secure ? live.base.replacingOccurrences(of: "http://", with: "https://") : nil)
+            let browser = Browser(base: live.base, behindTLSProxy: secure)
             _ = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
             let name = secure ? "__Host-gs_session" : "gs_session"
             let header = try #require(browser.lastSetCookies().first { $0.hasPrefix(name + "=") }, "secure: \(secure)")

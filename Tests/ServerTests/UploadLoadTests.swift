@@ -137,7 +137,7 @@ struct UploadLoadTests {
         // setup
         let live = try await LiveApp(behindTLSProxy: true) { $0.uploadsPerMinute = 1 }
         defer { Task { await live.stop() } }
-        let browser = Browser(base: live.base)
+        let browser = Browser(base: live.base, behindTLSProxy: true)
         try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
         let csrf = try await browser.createFormToken()
         func post(_ seed: Int, via forwardedFor: String) async throws -> Int {

@@ -41,12 +41,13 @@ extension AuthServer {
     /// HMAC of the request URI under a stored secret: bound to this request, unforgeable without the secret, and
     /// needing no server-side session.
     func csrfToken(for requestURI: String) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: Array(("csrf " + requestURI).utf8), key: csrfSecret))
+        Base64URL.encode(HMACSHA256.authenticationCode(for: Array(("csrf " + requestURI).utf8), key: macSecret))
     }
 
-    /// A state-changing POST from our own pages: `Sec-Fetch-Site` must not say another site sent it, and `Origin`
-    /// (or, without it, `Sec-Fetch-Site: same-origin`) must name the issuer's origin.
-    func isSameOriginPost(_ request: Request) -> Bool {
+    /// A state-changing POST from our own sign-in page: `Sec-Fetch-Site` must not say another site sent it, and
+    /// `Origin` (or, without it, `Sec-Fetch-Site: same-origin`) must name the flow's issuer, the origin the page
+    /// was served under.
+    func isSameOriginPost(_ request: Request, issuer: String) -> Bool {
         let site = request.headers["Sec-Fetch-Site"]?.lowercased()
         if let site, site != "same-origin" { return false }
         if let origin = request.headers["Origin"] {

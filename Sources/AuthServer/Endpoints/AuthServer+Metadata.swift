@@ -57,12 +57,27 @@ extension AuthServer {
         var keys: [JWK]
     }
 
-    func metadataResponse() -> Response {
-        finish(Response.json(AuthorizationServerMetadata(issuer: issuer)))
+    /// RFC 8414 metadata for the origin the request was sent to, so each of our origins is its own consistent
+    /// issuer (the atproto client checks that `issuer` is the origin it fetched from).
+    func metadataResponse(_ request: Request) -> Response {
+        guard let issuer = self.issuer(of: request) else { return finish(Self.misdirected()) }
+        return finish(Response.json(AuthorizationServerMetadata(issuer: issuer)))
     }
 
-    func protectedResourceResponse() -> Response {
-        finish(Response.json(ProtectedResourceMetadata(resource: issuer, authorization_servers: [issuer])))
+    func protectedResourceResponse(_ request: Request) -> Response {
+        guard let issuer = self.issuer(of: request) else { return finish(Self.misdirected()) }
+        return finish(Response.json(ProtectedResourceMetadata(resource: issuer, authorization_servers: [issuer])))
+    }
+
+    /// 421 Misdirected Request: the Host names a server we are not, so we cannot say who the issuer is.
+    static func misdirected() -> Response {
+        var status = HTTPStatus(code: 421)
+        status.reasonPhrase = "Misdirected Request"
+        return Response.json(
+            [
+                "error": "invalid_request",
+                "error_description": "This server is not served under the host this request names",
+            ], status: status)
     }
 
     /// The public token-signing key, as hatk serves it (`use: sig`, `alg: ES256`, with its `kid`).

@@ -15,6 +15,7 @@ extension AuthServer {
         case keyMismatch
         case nonceRequired
         case revoked
+        case unknownAccount
 
         var description: String {
             switch self {
@@ -26,22 +27,19 @@ extension AuthServer {
             case .keyMismatch: "DPoP proof key does not match the token's cnf.jkt"
             case .nonceRequired: "DPoP proof lacks the current nonce"
             case .revoked: "access token revoked"
+            case .unknownAccount: "the token's account no longer exists or may not sign in"
             }
         }
     }
 
-    /// The account a backend request acts for: `Authorization: DPoP <token>` with a matching `DPoP` proof whose
-    /// `htu` is the issuer plus the request path. Any failure gives nil, as in hatk; it is logged, because a wrong
-    /// public URL otherwise shows up only as "logged out".
-    public func viewer(for request: Request) async -> DID? {
-        await grantedAccess(for: request)?.did
-    }
-
-    /// ``viewer(for:)`` with the access token's granted scope, for the backend's per-procedure scope check.
-    public func grantedAccess(for request: Request) async -> (did: DID, scope: String)? {
-        switch authenticateWithScope(request) {
-        case .success(let access):
-            return access
+    /// The account and granted scope a backend request acts for: `Authorization: DPoP <token>` with a matching
+    /// `DPoP` proof whose `htu` is one of our origins plus the request path (the origin the client addressed, not
+    /// the Host the request arrived with). Any failure gives nil, as in hatk; it is logged, because a wrong public
+    /// URL otherwise shows up only as "logged out".
+    public func resourceViewer(for request: Request) async -> ResourceViewer? {
+        switch authenticate(request) {
+        case .success(let viewer):
+            return viewer
         case .failure(.noCredentials), .failure(.nonceRequired):
             // Anonymous requests and nonce challenges are normal traffic, not failures worth a log line.
             return nil
@@ -51,12 +49,8 @@ extension AuthServer {
         }
     }
 
-    /// The checks of ``viewer(for:)``, with the reason for a refusal.
-    func authenticate(_ request: Request) -> Result<DID, ResourceRefusal> {
-        authenticateWithScope(request).map(\.did)
-    }
-
-    func authenticateWithScope(_ request: Request) -> Result<(did: DID, scope: String), ResourceRefusal> {
+    /// The checks of ``resourceViewer(for:)``, with the reason for a refusal.
+    func authenticate(_ request: Request) -> Result<ResourceViewer, ResourceRefusal> {
         guard let authorization = request.headers["Authorization"], let token = Self.dpopToken(authorization) else {
             return .failure(.noCredentials)
         }
@@ -72,12 +66,17 @@ extension AuthServer {
         }
         let claims = verifiedToken.claims
         guard verifiedToken.header.typ == "at+jwt" else { return .failure(.invalidToken("typ is not at+jwt")) }
-        guard claims.iss == issuer, claims.aud == issuer else { return .failure(.invalidToken("issued for another issuer")) }
+        // Every origin of ours is the same server with the same key, so a token issued under one is good under
+        // another (a member's phone on the Wi-Fi address, the front calling over loopback).
+        guard ownOrigin(claims.iss) == claims.iss, claims.aud == claims.iss else {
+            return .failure(.invalidToken("issued for another issuer"))
+        }
         guard claims.exp > now else { return .failure(.tokenExpired) }
         let proof: DPoP.Verified
         do {
-            proof = try DPoP.verify(
-                proofs[0], method: request.method.rawValue, url: issuer + request.path, now: now, accessToken: token)
+            proof = try checkProof(
+                proofs[0], method: request.method.rawValue, path: request.path, now: now, accessToken: token
+            ).verified
         } catch {
             return .failure(.invalidProof(error.description))
         }
@@ -94,7 +93,8 @@ extension AuthServer {
         }
         guard live == true else { return .failure(.revoked) }
         guard let did = DID.parse(claims.sub) else { return .failure(.invalidToken("sub is not a DID")) }
-        return .success((did, claims.scope))
+        guard (try? accounts.account(did: did)) != nil else { return .failure(.unknownAccount) }
+        return .success(ResourceViewer(did: did, scope: claims.scope, clientID: claims.client_id))
     }
 
     /// In nonce mode, the challenge for a request whose DPoP proof lacks a current nonce, so the backend can answer
@@ -115,8 +115,6 @@ extension AuthServer {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
-
-    private struct IgnoredHeader: Decodable {}
 
     private struct NonceClaim: Decodable {
         var nonce: String?

@@ -4,8 +4,14 @@ import HTTPServer
 extension AuthServer {
     /// `POST /oauth/revoke` (RFC 7009): `token` is a refresh or access token; either revokes the whole grant, so
     /// logging out ends every token of that session. Always 200, whether or not the token was known.
+    ///
+    /// No proof is required (public clients have no other credential to show, and hatk has no endpoint at all),
+    /// but one that is sent must be valid for this endpoint under one of our origins.
     func revoke(_ request: Request) -> Response {
         handleOAuth("revoke") {
+            if !request.headers.values("DPoP").isEmpty {
+                _ = try authorizationServerProof(request, path: "/oauth/revoke", now: clock().seconds)
+            }
             let parameters = try OAuthParameters(request: request)
             let token = try parameters.require("token")
             let clientID = parameters["client_id"]

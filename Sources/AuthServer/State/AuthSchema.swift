@@ -69,6 +69,24 @@ enum AuthSchema {
             expires_at INTEGER NOT NULL
         );
         CREATE INDEX used_jtis_by_expiry ON used_jtis(expires_at);
+        """,
+        // The issuer of a flow is the origin its PAR proof named (one server, several origins). Rows from before
+        // have '' and take the origin of the next proof that uses them.
         """
+        ALTER TABLE par_requests ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        ALTER TABLE codes ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        ALTER TABLE grants ADD COLUMN issuer TEXT NOT NULL DEFAULT '';
+        """,
+        // Every column the pruning timer (AuthServer.pruneExpired) searches, so it never scans a table; the
+        // partial index holds only revoked grants, whose tokens are deleted.
+        """
+        CREATE INDEX par_requests_by_expiry ON par_requests(expires_at);
+        CREATE INDEX codes_by_expiry ON codes(expires_at);
+        CREATE INDEX refresh_tokens_by_expiry ON refresh_tokens(expires_at);
+        CREATE INDEX access_tokens_by_grant ON access_tokens(grant_id);
+        CREATE INDEX grants_by_creation ON grants(created_at);
+        CREATE INDEX grants_by_did ON grants(did);
+        CREATE INDEX grants_revoked ON grants(id) WHERE revoked = 1;
+        """,
     ]
 }

@@ -1,5 +1,4 @@
 import ATProto
-import Backend
 import Crypto
 import Foundation
 
@@ -8,7 +7,7 @@ extension AuthServer {
     /// - Throws: ``AuthServerError`` when the DID has no account or the password is empty.
     public func setPassword(_ password: String, for did: DID) throws {
         guard !password.isEmpty else { throw AuthServerError("the password is empty") }
-        guard try accounts.account(did.rawValue) != nil else {
+        guard try accounts.account(did: did) != nil else {
             throw AuthServerError("no household account with DID \(did)")
         }
         let hash = try PasswordHash.hash(password, parameters: configuration.passwordParameters)
@@ -34,41 +33,76 @@ extension AuthServer {
         return name
     }
 
-    /// The account a username names: a DID, a full handle, or a handle's first label ("maya" for
-    /// `maya.home.test`) when exactly one account with a password has it.
-    func resolveAccount(username: String) throws -> Account? {
+    /// The one account a sign-in name refers to: a DID, a full handle, or a handle's first label ("maya" for
+    /// `maya.home.test`) when exactly one account with a password has it. All three forms give the same
+    /// ``DirectoryAccount``, so everything keyed on the result (limits, grants) counts one account once.
+    func resolveAccount(username: String) throws -> DirectoryAccount? {
         let name = Self.normalizedUsername(username)
         guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
-        if name.hasPrefix("did:") || name.contains(".") {
-            return try accounts.account(name)
+        if name.hasPrefix("did:") {
+            return try DID.parse(name).flatMap { try accounts.account(did: $0) }
+        }
+        if name.contains(".") {
+            return try accounts.account(handle: name)
         }
         let dids = try database.read { connection in
-            try connection.query("SELECT did FROM passwords").compactMap { $0.string("did") }
+            try connection.query("SELECT did FROM passwords").compactMap { $0.string("did").flatMap(DID.parse) }
         }
-        let matches = try dids.compactMap { try accounts.account($0) }.filter {
-            $0.handle.split(separator: ".").first.map(String.init) == name
-        }
+        let matches = try dids.compactMap { try accounts.account(did: $0) }.filter { $0.shortName == name }
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// The DID when `password` is right for `username`. An unknown user costs one hash check as well, so timing
-    /// does not tell which usernames exist.
-    func verifiedAccount(username: String, password: String) -> String? {
-        let account = try? resolveAccount(username: username)
+    /// What checking a typed password found.
+    enum PasswordCheck: Sendable, Equatable {
+        case verified(DID)
+        case wrong
+        /// Every hashing thread is busy and the queue is full: try again shortly.
+        case busy
+    }
+
+    /// Checks `password` for `account` on the hashing threads. An unknown account costs one hash as well, so
+    /// timing does not tell which usernames exist. A right password whose stored hash is weaker than today's
+    /// parameters is hashed again and stored, without signing the account out anywhere.
+    func checkPassword(_ password: String, for account: DirectoryAccount?) async -> PasswordCheck {
         let stored = account.flatMap { account in
             try? database.read { connection in
                 try connection.queryOne("SELECT hash FROM passwords WHERE did = ?", [account.did.rawValue])?
                     .string("hash")
             }
         }
-        guard let account, let stored else {
-            _ = PasswordHash.verify(password, against: decoy())
-            return nil
+        let parameters = configuration.passwordParameters
+        let outcome: (matches: Bool, rehashed: String?)
+        do {
+            outcome = try await passwordWork.run { [self] in
+                guard let stored else {
+                    _ = PasswordHash.verify(password, against: decoy())
+                    return (false, nil)
+                }
+                guard PasswordHash.verify(password, against: stored) else { return (false, nil) }
+                guard PasswordHash.parameters(of: stored)?.isAtLeast(parameters) != true else { return (true, nil) }
+                return (true, try? PasswordHash.hash(password, parameters: parameters))
+            }
+        } catch {
+            return .busy
         }
-        return PasswordHash.verify(password, against: stored) ? account.did.rawValue : nil
+        guard outcome.matches, let account, let stored else { return .wrong }
+        if let rehashed = outcome.rehashed {
+            let now = clock().seconds
+            do {
+                // Only if the hash is still the one just checked: a password changed meanwhile wins.
+                try database.write { connection in
+                    try connection.execute(
+                        "UPDATE passwords SET hash = ?, updated_at = ? WHERE did = ? AND hash = ?",
+                        [rehashed, now, account.did.rawValue, stored])
+                }
+            } catch {
+                AuthLog.error("a stronger password hash could not be stored: \(error)")
+            }
+        }
+        return .verified(account.did)
     }
 
-    /// A hash of a random password with the configured cost, made once.
+    /// A hash of a random password with the configured cost, made once (on a hashing thread).
     private func decoy() -> String {
         if let hash = decoyHash.withLock({ $0 }) { return hash }
         let hash = (try? PasswordHash.hash(SecureRandom.token(), parameters: configuration.passwordParameters)) ?? ""

@@ -10,10 +10,13 @@ struct PendingRequest: Sendable, Equatable {
     var loginHint: String?
     /// The thumbprint of the DPoP key that pushed it; the code exchange must use the same key.
     var jkt: String
+    /// The origin the PAR proof named: the flow's issuer, in the callback's `iss`, the tokens' `iss` and the
+    /// token request's `htu`.
+    var issuer: String
 
     init(
         clientID: String, redirectURI: String, scope: String, state: String, codeChallenge: String,
-        loginHint: String?, jkt: String
+        loginHint: String?, jkt: String, issuer: String
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -22,6 +25,7 @@ struct PendingRequest: Sendable, Equatable {
         self.codeChallenge = codeChallenge
         self.loginHint = loginHint
         self.jkt = jkt
+        self.issuer = issuer
     }
 
     init?(row: Row) {
@@ -31,7 +35,7 @@ struct PendingRequest: Sendable, Equatable {
         else { return nil }
         self.init(
             clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: codeChallenge,
-            loginHint: row.string("login_hint"), jkt: jkt)
+            loginHint: row.string("login_hint"), jkt: jkt, issuer: row.string("issuer") ?? "")
     }
 }
 
@@ -42,13 +46,16 @@ struct Grant: Sendable, Equatable {
     var clientID: String
     var scope: String
     var jkt: String
+    /// The origin the grant was made under; '' for grants from before origins were recorded.
+    var issuer: String
 
-    init(id: String, did: String, clientID: String, scope: String, jkt: String) {
+    init(id: String, did: String, clientID: String, scope: String, jkt: String, issuer: String) {
         self.id = id
         self.did = did
         self.clientID = clientID
         self.scope = scope
         self.jkt = jkt
+        self.issuer = issuer
     }
 
     /// From a row with the `grants` columns (`id` may be aliased as `grant_id`).
@@ -56,6 +63,6 @@ struct Grant: Sendable, Equatable {
         guard let id = row.string("grant_id") ?? row.string("id"), let did = row.string("did"),
             let clientID = row.string("client_id"), let scope = row.string("scope"), let jkt = row.string("jkt")
         else { return nil }
-        self.init(id: id, did: did, clientID: clientID, scope: scope, jkt: jkt)
+        self.init(id: id, did: did, clientID: clientID, scope: scope, jkt: jkt, issuer: row.string("issuer") ?? "")
     }
 }

@@ -1,6 +1,5 @@
 import ATProto
 import AuthServer
-import Backend
 import Crypto
 import Foundation
 import HTTPServer
@@ -16,37 +15,68 @@ final class TestClock: Sendable {
 }
 
 /// An authorization server over a fresh data directory with two household accounts that have passwords.
+///
+/// The server is ours under ``origins``; a request's origin is `http://` plus its Host header when that is one of
+/// them, and ``issuer`` for requests without a Host (most tests).
 struct AuthFixture {
     static let issuer = "http://127.0.0.1:8080"
+    /// The origins a household reaches the fixture under: loopback, the LAN address and the box's mDNS name.
+    static let origins = [issuer, "http://192.168.1.20:8080", "http://box.local:8080"]
     static let password = "correct horse battery staple"
 
     let server: AuthServer
     let router: Router
     let clock: TestClock
-    let accounts: BackendStore
+    let accounts: TestDirectory
     let maya: DID
     let jonas: DID
     let directory: String
 
-    init(_ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
-        let clock = TestClock()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
+    init(origins: [String] = AuthFixture.origins, _ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        accounts = try BackendStore(path: directory + "/backend.sqlite")
-        maya = try accounts.createAccount(handle: "maya.home.test", now: clock.now).did
-        jonas = try accounts.createAccount(handle: "jonas.home.test", now: clock.now).did
-        var configuration = AuthServerConfiguration(issuer: Self.issuer)
+        let accounts = TestDirectory()
+        let maya = accounts.add(handle: "maya.home.test")
+        let jonas = accounts.add(handle: "jonas.home.test")
+        try self.init(
+            directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(), origins: origins,
+            configure)
+        try server.setPassword(Self.password, for: maya)
+        try server.setPassword("jonas's own password", for: jonas)
+    }
+
+    /// A second server over `earlier`'s data directory and accounts, as after a restart with a new configuration.
+    init(reopening earlier: AuthFixture, _ configure: (inout AuthServerConfiguration) -> Void = { _ in }) throws {
+        try self.init(
+            directory: earlier.directory, accounts: earlier.accounts, maya: earlier.maya, jonas: earlier.jonas,
+            clock: earlier.clock, origins: AuthFixture.origins, configure)
+    }
+
+    private init(
+        directory: String, accounts: TestDirectory, maya: DID, jonas: DID, clock: TestClock, origins: [String],
+        _ configure: (inout AuthServerConfiguration) -> Void
+    ) throws {
+        let ours = Set(origins)
+        var configuration = AuthServerConfiguration(
+            isOwnOrigin: { ours.contains($0) },
+            requestOrigin: { request in
+                guard let host = request.headers["Host"] else { return AuthFixture.issuer }
+                let origin = "http://" + host.lowercased()
+                return ours.contains(origin) ? origin : nil
+            })
         configuration.passwordParameters = .fastForTests
         configure(&configuration)
         server = try AuthServer(
             dataDirectory: directory, configuration: configuration, accounts: accounts,
             sealingKey: Self.sealingKey, clock: { clock.now }, renderSignIn: Self.render)
-        try server.setPassword(Self.password, for: maya)
-        try server.setPassword("jonas's own password", for: jonas)
         var router = Router()
         server.register(on: &router)
         self.router = router
         self.clock = clock
+        self.accounts = accounts
+        self.maya = maya
+        self.jonas = jonas
+        self.directory = directory
     }
 
     static let sealingKey = SealingKey.random()
@@ -62,11 +92,16 @@ struct AuthFixture {
 
     // MARK: Steps of the flow
 
-    func par(_ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil) async throws -> Response {
+    /// PAR as our front sends it: over loopback (Host `127.0.0.1:8080`), the proof naming the client's origin.
+    func par(
+        _ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil, host: String = "127.0.0.1:8080",
+        remoteAddress: String = "127.0.0.1"
+    ) async throws -> Response {
         var request = Request(
             method: .post, path: "/oauth/par", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-            body: Form.encode(fields ?? client.parFields))
+            body: Form.encode(fields ?? client.parFields), remoteAddress: remoteAddress)
         request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.seconds)
+        request.headers["Host"] = host
         return await send(request)
     }
 
@@ -92,7 +127,7 @@ struct AuthFixture {
         case value(String)
     }
 
-    /// Posts the sign-in form the way a browser on the issuer's origin does.
+    /// Posts the sign-in form the way a browser on `origin` does (no `Origin` header when nil).
     func submit(
         _ client: TestClient, requestURI: String, username: String = "maya", password: String = AuthFixture.password,
         csrf: CSRF = .fromPage, deny: Bool = false, origin: String? = AuthFixture.issuer,
@@ -124,7 +159,8 @@ struct AuthFixture {
         async throws -> String
     {
         let requestURI = try await pushedRequestURI(client)
-        let response = await submit(client, requestURI: requestURI, username: username, password: password)
+        let response = await submit(
+            client, requestURI: requestURI, username: username, password: password, origin: client.origin)
         guard response.status.code == 303, let code = response.redirectQuery["code"] else {
             throw FixtureError("sign-in failed: \(response.status) \(response.text)")
         }
@@ -136,6 +172,7 @@ struct AuthFixture {
             method: .post, path: "/oauth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields))
         request.headers["DPoP"] = try client.proof(.post, "/oauth/token", now: clock.seconds, key: key)
+        request.headers["Host"] = "127.0.0.1:8080"
         return await send(request)
     }
 
@@ -157,7 +194,7 @@ struct AuthFixture {
         proofToken: String? = nil, iat: Int64? = nil, nonce: String? = nil
     ) throws -> Request {
         let proof = try DPoP.proof(
-            key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (Self.issuer + path),
+            key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (client.origin + path),
             now: iat ?? clock.seconds, accessToken: proofToken ?? accessToken, nonce: nonce)
         return Request(
             method: method, path: path, headers: ["Authorization": "DPoP \(accessToken)", "DPoP": proof])
@@ -167,4 +204,11 @@ struct AuthFixture {
 struct FixtureError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+extension AuthServer {
+    /// The account a resource request acts for, for tests that need only that.
+    func viewer(for request: Request) async -> DID? {
+        await resourceViewer(for: request)?.did
+    }
 }

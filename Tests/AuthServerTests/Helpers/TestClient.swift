@@ -3,17 +3,37 @@ import Crypto
 import Foundation
 import HTTPServer
 
-/// An OAuth client as the front runs it: one DPoP key per session, PKCE, a loopback client_id by default.
+/// An OAuth client as the front runs it: one DPoP key per session, PKCE, and by default the front's own client
+/// under the fixture's issuer, naming that origin in its proofs.
 struct TestClient {
-    static let loopbackID = "http://127.0.0.1:3000/oauth-client-metadata.json"
-    static let loopbackRedirect = "http://127.0.0.1:3000/oauth/callback"
     static let scope = "atproto repo:social.grain.story blob:image/*"
 
-    var clientID = TestClient.loopbackID
-    var redirectURI = TestClient.loopbackRedirect
+    /// The origin the browser uses: proofs name it in `htu`, the sign-in form posts from it.
+    var origin = AuthFixture.issuer
+    var clientID = AuthFixture.issuer + "/oauth-client-metadata.json"
+    var redirectURI = AuthFixture.issuer + "/auth/callback"
+
+    /// atproto's localhost development client declaring `redirect` and `scope` in its client_id.
+    static func localhost(redirect: String, using redirectURI: String? = nil, scope: String = TestClient.scope) -> TestClient {
+        var client = TestClient()
+        client.clientID = "http://localhost?" + Form.query(["redirect_uri": redirect, "scope": scope])
+        client.redirectURI = redirectURI ?? redirect
+        client.scope = scope
+        return client
+    }
+
+    /// The front's own client under `origin`.
+    static func own(_ origin: String) -> TestClient {
+        var client = TestClient()
+        client.origin = origin
+        client.clientID = origin + "/oauth-client-metadata.json"
+        client.redirectURI = origin + "/auth/callback"
+        return client
+    }
     var key = P256PrivateKey()
     var verifier = PKCE.makeVerifier()
     var state = SecureRandom.token(byteCount: 16)
+    var scope = TestClient.scope
     /// The last `DPoP-Nonce` the server sent, put into later proofs.
     var nonce: String?
 
@@ -21,7 +41,7 @@ struct TestClient {
         [
             "client_id": clientID, "redirect_uri": redirectURI, "response_type": "code",
             "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "state": state,
-            "scope": TestClient.scope, "login_hint": "maya.home.test",
+            "scope": scope, "login_hint": "maya.home.test",
         ]
     }
 
@@ -39,7 +59,7 @@ struct TestClient {
     /// A proof for one of the authorization server's endpoints.
     func proof(_ method: HTTPMethod, _ path: String, now: Int64, key: P256PrivateKey? = nil) throws -> String {
         try DPoP.proof(
-            key: key ?? self.key, method: method.rawValue, url: AuthFixture.issuer + path, now: now, nonce: nonce)
+            key: key ?? self.key, method: method.rawValue, url: origin + path, now: now, nonce: nonce)
     }
 }
 

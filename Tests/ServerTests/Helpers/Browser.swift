@@ -12,10 +12,14 @@ final class Browser: Sendable {
 
     /// What POSTs send as Origin: the origin the browser thinks it is on (https behind a TLS proxy).
     let origin: String
+    /// Plays the part of a TLS proxy in front of the server: the browser is on https, the proxy forwards over http
+    /// with `X-Forwarded-Proto: https`.
+    let behindTLSProxy: Bool
 
-    init(base: String, origin: String? = nil) {
+    init(base: String, behindTLSProxy: Bool = false) {
         self.base = base
-        self.origin = origin ?? base
+        self.behindTLSProxy = behindTLSProxy
+        origin = behindTLSProxy ? base.replacingOccurrences(of: "http://", with: "https://") : base
     }
 
     struct Page {
@@ -72,7 +76,9 @@ final class Browser: Sendable {
     }
 
     private func url(_ path: String) -> URL {
-        URL(string: path.hasPrefix("http") ? path : base + path)!
+        // Links on the https origin reach the server through the (simulated) proxy, over http.
+        let local = behindTLSProxy && path.hasPrefix(origin) ? base + path.dropFirst(origin.count) : path
+        return URL(string: local.hasPrefix("http") ? local : base + local)!
     }
 
     private func send(_ original: URLRequest) async throws -> Page {
@@ -80,6 +86,7 @@ final class Browser: Sendable {
         let cookies = jar.withLock { $0.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
         if !cookies.isEmpty { request.setValue(cookies, forHTTPHeaderField: "Cookie") }
         if request.httpMethod == "POST" { request.setValue(origin, forHTTPHeaderField: "Origin") }
+        if behindTLSProxy { request.setValue("https", forHTTPHeaderField: "X-Forwarded-Proto") }
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: request)

@@ -111,14 +111,19 @@ final class ServerProcess {
 
     var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Signs in to the server's authorization server as a loopback OAuth client (as any hatk client would) and
-    /// returns a client and credentials for `dev.hatk.*` writes.
+    /// Signs in to the server's authorization server as atproto's localhost development client (as a third-party
+    /// client would) and returns a client and credentials for `dev.hatk.*` writes.
     func signInForWrites(handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
         // The server is on loopback, which outbound calls refuse unless its origin is allowed.
         let policy = AddressPolicy.publicOnly.allowing([URL(string: base)!])
+        var query = URLComponents()
+        query.queryItems = [
+            URLQueryItem(name: "redirect_uri", value: "http://127.0.0.1/callback"),
+            URLQueryItem(name: "scope", value: OAuthClient.grainScope),
+        ]
         let oauth = OAuthClient(
-            clientID: "http://127.0.0.1/", redirectURI: "http://127.0.0.1/callback", issuer: URL(string: base)!, timeout: 30,
-            policy: policy)
+            clientID: "http://localhost?" + (query.percentEncodedQuery ?? ""), redirectURI: "http://127.0.0.1/callback",
+            issuer: URL(string: base)!, timeout: 30, policy: policy)
         let (authorizeURL, pending) = try await oauth.beginSignIn(loginHint: handle)
         let browser = Browser(base: base)
         let page = try await browser.get(authorizeURL.absoluteString)
