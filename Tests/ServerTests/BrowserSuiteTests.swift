@@ -24,7 +24,7 @@ struct BrowserSuiteTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot.appendingPathComponent("Tests/AppTests/Browser/viewer_suite.py").path]
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("Tests/ServerTests/Browser/viewer_suite.py").path]
         var environment = ProcessInfo.processInfo.environment
         environment["BASE_URL"] = app.base
         environment["CONTROL_URL"] = "http://127.0.0.1:\(control.port)"
