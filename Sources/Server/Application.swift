@@ -49,7 +49,7 @@ public final class Application: Sendable {
         }
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
-        let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
+        let dataKey = try DataKey.load(configuration.keyLocation)
         let nonces = DPoPNonces()
         let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let upstream = configuration.appview ?? loopback

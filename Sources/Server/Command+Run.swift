@@ -24,6 +24,8 @@ extension Command {
     func addUser(_ command: AddUser) throws {
         var configuration = ServeConfiguration()
         configuration.dataDirectory = command.dataDirectory
+        configuration.keyFile = command.keyFile
+        configuration.keyDirectory = command.keyDirectory
         configuration.handleDomain = command.handleDomain
         // No socket is needed to add an account.
         configuration.port = 0

@@ -32,6 +32,8 @@ struct LiveApp {
         configuration.dataDirectory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("app-\(UUID().uuidString)").path
+        // Each test's sealing key lives beside its data directory, never in the home directory.
+        configuration.keyDirectory = configuration.dataDirectory + "-keys"
         configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
         configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
         configuration.demo = demo
