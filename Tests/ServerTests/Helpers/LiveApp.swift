@@ -54,7 +54,7 @@ struct LiveApp {
         self.clock = clock
         dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
-        _ = try app.seedDemoIfAsked(now: clock.now)
+        _ = try await app.seedDemoIfAsked(now: clock.now)
         try app.start()
         base = app.publicURL
     }
