@@ -43,11 +43,11 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging"],
             swiftSettings: strict
         ),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers"],
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
             swiftSettings: strict),
         // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
         .target(
@@ -82,8 +82,8 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"]),
+        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"]),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         .testTarget(
             name: "AppTests",

@@ -22,7 +22,7 @@ public final class AuthServer: Sendable {
     let clock: @Sendable () -> UTCTime
     let renderSignIn: @Sendable (SignInPage) -> Response
     /// Nil unless nonces are required (hatk issues none).
-    let nonces: Mutex<DPoPNonces?>
+    let nonces: Mutex<IssuedNonces?>
     let throttle: Mutex<SignInThrottle>
     /// Pushed requests per client address and minute.
     let parLimiter: Mutex<WindowCounts>
@@ -61,7 +61,7 @@ public final class AuthServer: Sendable {
         self.clock = clock
         self.renderSignIn = renderSignIn
         let now = clock().seconds
-        nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
+        nonces = Mutex(configuration.requireDPoPNonce ? IssuedNonces(now: now, make: Self.makeNonce) : nil)
         throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
         passwordWork = WorkerPool(label: "passwords", workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)

@@ -50,7 +50,7 @@ public final class Application: Sendable {
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
         let dataKey = try DataKey.load(configuration.keyLocation)
-        let nonces = DPoPNonces()
+        let nonces = ReceivedNonces()
         let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let upstream = configuration.appview ?? loopback
         // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
@@ -163,14 +163,14 @@ public final class Application: Sendable {
     public func stop() async {
         maintenance.stop()
         await server.shutdown()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
     public func runUntilSignal() async {
         await server.runUntilSignal()
         maintenance.stop()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every
@@ -213,7 +213,7 @@ public final class Application: Sendable {
         if FileManager.default.isReadableFile(atPath: configuration.placesCSV) {
             offline = OfflineGeocoder(path: configuration.placesCSV)
         } else {
-            Log.warning(
+            log.warning(
                 "no readable place table at \(configuration.placesCSV) (run `make places-data`): photos keep their H3 cell but get no place name")
         }
         switch configuration.geocoder {

@@ -56,7 +56,7 @@ struct DataKey {
             guard rename(legacy, path) == 0 else {
                 throw KeyError(description: "could not move \(legacy) to \(path): \(String(cString: strerror(errno)))")
             }
-            Log.warning("moved the sealing key out of the data directory to \(path); keep it apart from backups of the data")
+            log.warning("moved the sealing key out of the data directory to \(path); keep it apart from backups of the data")
         }
         if let data = FileManager.default.contents(atPath: path) {
             guard let key = try? SealingKey(rawRepresentation: [UInt8](data)) else {

@@ -65,7 +65,7 @@ struct FlowTests {
             claims: AccessTokenClaims.self)
 
         // validate
-        let now = fixture.clock.seconds
+        let now = fixture.clock.unixSeconds
         #expect(verified.header.typ == "at+jwt")
         #expect(verified.header.kid == jwk.kid)
         #expect(jwk.use == "sig" && jwk.alg == "ES256")

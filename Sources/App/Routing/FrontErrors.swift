@@ -52,7 +52,7 @@ struct UpstreamFailureMiddleware: ContextMiddleware {
         do {
             return try await next(context)
         } catch let error as HatkError {
-            Log.warning("upstream error: \(error)", subsystem: "front")
+            log.warning("upstream error: \(error)")
             let status: HTTPStatus = error.kind == .timeout ? .gatewayTimeout : .badGateway
             if group == .api {
                 return errors.json("UpstreamFailure", "The story server did not answer properly; try again.", status: status)

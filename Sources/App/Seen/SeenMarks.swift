@@ -80,7 +80,7 @@ final class SeenMarks: Sendable {
         guard schedule else { return }
         Task {
             try? await Task.sleep(for: Self.flushDelay)
-            do { try self.flush() } catch { Log.error("seen marks could not be written: \(error)", subsystem: "front") }
+            do { try self.flush() } catch { log.error("seen marks could not be written: \(error)") }
         }
     }
 

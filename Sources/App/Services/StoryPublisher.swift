@@ -82,7 +82,7 @@ struct StoryPublisher: Sendable {
             _ = try await writer.createRecord(collection: CrossPost.collection, record: post, as: credentials)
             return Published(uri: uri, crossPosted: true)
         } catch {
-            Log.warning("cross-post failed: \(error)", subsystem: "front")
+            log.warning("cross-post failed: \(error)")
             return Published(uri: uri, crossPosted: false)
         }
     }

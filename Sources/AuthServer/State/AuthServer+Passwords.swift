@@ -1,6 +1,7 @@
 import ATProto
 import Crypto
 import Foundation
+import Logging
 import Workers
 
 extension AuthServer {
@@ -104,7 +105,7 @@ extension AuthServer {
                         [rehashed, now, account.did.rawValue, stored])
                 }
             } catch {
-                AuthLog.error("a stronger password hash could not be stored: \(error)")
+                log.error("a stronger password hash could not be stored: \(error)")
             }
         }
         return .verified(account.did)

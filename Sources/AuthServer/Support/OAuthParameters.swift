@@ -12,7 +12,7 @@ struct OAuthParameters: Sendable {
     }
 
     /// Parses the body by its content type.
-    init(request: Request) throws(OAuthError) {
+    init(request: Request) throws(OAuthErrorResponse) {
         let type = (request.headers["Content-Type"] ?? "").lowercased()
         if type.hasPrefix("application/json") {
             self.init(values: try Self.json(request.body))
@@ -42,13 +42,13 @@ struct OAuthParameters: Sendable {
     }
 
     /// The value of `name`, or `invalid_request` naming it.
-    func require(_ name: String) throws(OAuthError) -> String {
+    func require(_ name: String) throws(OAuthErrorResponse) -> String {
         guard let value = self[name] else { throw .invalidRequest("Missing \(name)") }
         return value
     }
 
     /// Strings, numbers and booleans of a flat JSON object, as text; nested values are refused.
-    private static func json(_ body: [UInt8]) throws(OAuthError) -> [String: String] {
+    private static func json(_ body: [UInt8]) throws(OAuthErrorResponse) -> [String: String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw .invalidRequest("Malformed JSON body")
         }

@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HTTPServer
 import Lexicon
+import Logging
 import Storage
 import Workers
 
@@ -76,17 +77,17 @@ extension EmbeddedBackend {
             switch error.kind {
             case .unreadableImage: return XRPC.error(.badRequest, error.description)
             case .insufficientStorage:
-                BackendLog.error("uploadBlob: \(error)")
+                log.error("uploadBlob: \(error)")
                 return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: error.description)
             case .writeFailed:
-                BackendLog.error("uploadBlob: \(error)")
+                log.error("uploadBlob: \(error)")
                 return XRPC.error(
                     .internalServerError, error: "InternalServerError", message: "The blob could not be stored; nothing was kept")
             }
         } catch let error as StorageError where error.isFull {
             // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them, and
             // a collection removes them if none comes.
-            BackendLog.error("uploadBlob: \(error)")
+            log.error("uploadBlob: \(error)")
             return XRPC.error(
                 .insufficientStorage, error: "InsufficientStorage",
                 message: "The server has no room left to record this blob; nothing was kept")
@@ -104,7 +105,7 @@ extension EmbeddedBackend {
             }
         } catch {
             // Left for the next collection, which sweeps files without rows.
-            BackendLog.error("removing blob files: \(error)")
+            log.error("removing blob files: \(error)")
         }
     }
 }

@@ -38,7 +38,7 @@ struct FrontHarness {
             writer: HatkClient(baseURL: URL(string: "http://127.0.0.1:9")!, timeout: 1),
             signIn: SignInServers.Configuration(
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
-                nonces: DPoPNonces()),
+                nonces: ReceivedNonces()),
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
             geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now })
         front = try Front(dependencies)

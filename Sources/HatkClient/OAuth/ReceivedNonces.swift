@@ -3,7 +3,7 @@ import Synchronization
 
 /// The latest `DPoP-Nonce` each server gave us, keyed by origin. Servers that never send one (hatk)
 /// simply never appear here, and proofs go out without a nonce.
-public final class DPoPNonces: Sendable {
+public final class ReceivedNonces: Sendable {
     private let nonces = Mutex<[String: String]>([:])
 
     public init() {}

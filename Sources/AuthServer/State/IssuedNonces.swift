@@ -2,7 +2,7 @@
 /// previous one still accepted until the next rotation so that requests in flight across a rotation succeed.
 ///
 /// A value type driven by `now`, so rotation is tested without a clock.
-struct DPoPNonces: Sendable {
+struct IssuedNonces: Sendable {
     /// Seconds between rotations; the atproto profile asks for at most five minutes.
     static let interval: Int64 = 180
 

@@ -2,7 +2,7 @@ import HTTPServer
 
 /// An RFC 6749 / RFC 9449 error answered as `400 {"error", "error_description"}` by the PAR, token and revocation
 /// endpoints (hatk answers 500 for several of these; clients expect 400).
-struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
+struct OAuthErrorResponse: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `error` code.
     enum Code: String, Sendable {
         case invalidRequest = "invalid_request"
@@ -26,10 +26,10 @@ struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
     var description: String { "\(code.rawValue): \(message)" }
 
-    static func invalidRequest(_ message: String) -> OAuthError { OAuthError(.invalidRequest, message) }
-    static func invalidGrant(_ message: String) -> OAuthError { OAuthError(.invalidGrant, message) }
-    static func invalidClient(_ message: String) -> OAuthError { OAuthError(.invalidClient, message) }
-    static func invalidProof(_ message: String) -> OAuthError { OAuthError(.invalidDPoPProof, message) }
+    static func invalidRequest(_ message: String) -> OAuthErrorResponse { OAuthErrorResponse(.invalidRequest, message) }
+    static func invalidGrant(_ message: String) -> OAuthErrorResponse { OAuthErrorResponse(.invalidGrant, message) }
+    static func invalidClient(_ message: String) -> OAuthErrorResponse { OAuthErrorResponse(.invalidClient, message) }
+    static func invalidProof(_ message: String) -> OAuthErrorResponse { OAuthErrorResponse(.invalidDPoPProof, message) }
 
     /// The JSON error response; CORS and nonce headers are added by the caller.
     var response: Response {
