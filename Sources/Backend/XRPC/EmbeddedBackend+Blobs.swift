@@ -9,7 +9,7 @@ import Workers
 extension EmbeddedBackend {
     /// How long browsers and proxies may keep an image without asking again: a story's life plus an hour. A deleted
     /// story's image may linger in a cache that long, no longer (CIDs never change, so `ETag` revalidation is cheap).
-    static let blobCacheControl = "public, max-age=\(Int(BackendStore.storyLifetime) + 3600)"
+    static let blobCacheControl = "public, max-age=\(StoryRecord.lifetime.components.seconds + 3600)"
 
     /// `GET /img/<preset>/<did>/<cid>`: a stored image or one of its variants.
     func image(_ request: Request) throws -> Response {
