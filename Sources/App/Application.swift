@@ -36,7 +36,6 @@ public final class Application: Sendable {
             var authConfiguration = AuthServerConfiguration(issuer: publicURL)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            authConfiguration.trustsForwardedFor = configuration.behindTLSProxy
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: backend.store,
                 sealingKey: dataKey, clock: clock,
@@ -82,8 +81,7 @@ public final class Application: Sendable {
     static func uploadSettings(_ configuration: AppConfiguration) throws -> UploadSettings {
         var settings = UploadSettings(
             work: ImageWork(limit: configuration.imageWorkers, queueLimit: configuration.imageQueue),
-            limiter: UploadLimiter(perMinute: configuration.uploadsPerMinute),
-            trustsForwardedFor: configuration.behindTLSProxy)
+            limiter: UploadLimiter(perMinute: configuration.uploadsPerMinute))
         settings.pipeline.maxBytes = configuration.maxPhotoBytes
         var offline: OfflineGeocoder?
         if configuration.geocoder != .none {

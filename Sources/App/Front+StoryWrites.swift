@@ -52,17 +52,17 @@ extension Front {
         guard let photo = form["photo"], !photo.body.isEmpty else {
             return try await createForm(request, error: "Choose a photo to post.", status: .badRequest)
         }
-        guard Imaging.sniff(photo.body) != nil else {
+        let bytes = try photo.body.load()
+        guard Imaging.sniff(bytes) != nil else {
             return try await createForm(request, error: "That file is not a JPEG or PNG photo.", status: .unsupportedMediaType)
         }
         let choices = StoryComposer.Choices(
             useLocation: form.text("useLocation") != nil, locationText: form.text("location") ?? "",
-            labels: form.parts.filter { $0.name == "labels" }.map { String(decoding: $0.body, as: UTF8.self) },
+            labels: form.parts.filter { $0.name == "labels" }.map { String(decoding: $0.body.inMemory ?? [], as: UTF8.self) },
             crossPost: form.text("crossPost") != nil)
         if let limited = try await uploadRateLimited(request) { return limited }
         let processed: ProcessedImage
         do {
-            let bytes = photo.body
             let options = uploads.pipeline
             processed = try await uploads.work.run { try ImagePipeline.process(bytes, options: options) }
         } catch is ImageWork.Busy {
@@ -114,7 +114,7 @@ extension Front {
         guard try currentSession(request) != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
         let form = try request.multipartForm()
         try cookies.checkCSRF(request, formToken: form.text("csrf"), origin: try connected.origin)
-        let head = form["photo"]?.body ?? []
+        let head = try form["photo"]?.body.load() ?? []
         var place: String?
         var located = false
         if let gps = Exif.read(head).gps {

@@ -40,9 +40,6 @@ public struct AuthServerConfiguration: Sendable {
     public var signInAttemptsPerWindow: Int = 10
     /// The window over which failed sign-ins are counted.
     public var signInWindow: Duration = .seconds(300)
-    /// A reverse proxy we run sits in front: a client's address is the last `X-Forwarded-For` hop, not the socket
-    /// peer (see `Request.clientAddress(trustingForwardedFor:)`).
-    public var trustsForwardedFor: Bool = false
 
     /// - Parameters:
     ///   - issuer: The issuer URL, e.g. `http://127.0.0.1:8080`.

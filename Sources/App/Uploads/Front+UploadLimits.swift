@@ -8,7 +8,7 @@ extension Front {
     /// Counts this upload against its client address; nil when it may go ahead, else the form with 429 and
     /// Retry-After.
     func uploadRateLimited(_ request: Request) async throws -> Response? {
-        let address = request.clientAddress(trustingForwardedFor: uploads.trustsForwardedFor) ?? "unknown"
+        let address = request.clientAddress ?? "unknown"
         guard case .limited(let wait) = uploads.limiter.admit(address, now: unixNow) else { return nil }
         var response = try await createForm(
             request,

@@ -6,7 +6,5 @@ struct UploadSettings: Sendable {
     var pipeline = PipelineOptions()
     var work = ImageWork()
     var limiter = UploadLimiter(perMinute: 30)
-    /// Count uploads against the last `X-Forwarded-For` hop (a proxy we run sits in front), not the socket peer.
-    var trustsForwardedFor = false
     var geocoder: (any Geocoding)?
 }

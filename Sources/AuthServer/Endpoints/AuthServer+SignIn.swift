@@ -37,7 +37,7 @@ extension AuthServer {
             } ?? errorPage(Self.invalidLinkMessage, status: 400)
         }
 
-        let address = request.clientAddress(trustingForwardedFor: configuration.trustsForwardedFor) ?? "unknown"
+        let address = request.clientAddress ?? "unknown"
         let keys = ["ip:" + address, "user:" + username]
         if case .limited(let wait) = limiter.withLock({ $0.check(keys, now: now) }) {
             let minutes = max(1, (wait + 59) / 60)

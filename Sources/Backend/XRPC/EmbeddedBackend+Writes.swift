@@ -41,9 +41,10 @@ extension EmbeddedBackend {
         guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
             return XRPC.error(.unsupportedMediaType, "Expected a JSON body (Content-Type: application/json)")
         }
+        let body = try request.body.load()
         let input: WriteInput
         do {
-            input = try JSONDecoder().decode(WriteInput.self, from: Data(request.body))
+            input = try JSONDecoder().decode(WriteInput.self, from: Data(body))
         } catch {
             return XRPC.error(.badRequest, "InvalidRequest: the body is not the expected JSON object")
         }
@@ -71,8 +72,9 @@ extension EmbeddedBackend {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }
         let stored: BlobStore.StoredBlob
+        let body = try request.body.load()
         do {
-            let (blobs, body) = (blobs, request.body)
+            let blobs = blobs
             stored = try await blobQueue.run { try blobs.store(body, mimeType: mimeType) }
         } catch is BlobQueue.Full {
             var response = XRPC.error(
