@@ -26,9 +26,12 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
 
         // Layers.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
@@ -58,7 +61,8 @@ let package = Package(
         .executableTarget(name: "grain-stories", dependencies: ["App"], swiftSettings: strict),
 
         // Tests mirror Sources/.
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"]),
+        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
