@@ -99,6 +99,31 @@ extension LiveTests {
             #expect(runs.all == ["create 300000", "blob 300000"])
         }
 
+        @Test("a client that asks for 100-continue gets the refusal instead of the go-ahead, and an admitted one the go-ahead")
+        func expectContinue() async throws {
+            let directory = try TemporaryDirectory()
+            let runs = Recorder()
+            let live = try LiveServer.start(router(runs, heads: Recorder(), directory: directory.path))
+            let port = live.port
+
+            let (refused, interim, admitted) = try await RawConnection.run {
+                let first = try RawConnection(port: port, receiveTimeout: 5)
+                first.send("POST /create HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 9000000\r\n\r\n")
+                let refused = try first.readResponse()
+                let second = try RawConnection(port: port, receiveTimeout: 5)
+                second.send("POST /create HTTP/1.1\r\nHost: x\r\nCookie: sid=good\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                let interim = try second.readResponse(bodyExpected: false)
+                second.send("hello")
+                return (refused, interim, try second.readResponse())
+            }
+            await live.stop()
+
+            #expect(refused.status == 401)
+            #expect(interim.status == 100)
+            #expect(admitted.status == 200)
+            #expect(runs.all == ["create 5"])
+        }
+
         @Test("a client that sends its body at once behind a refused head still gets the refusal")
         func refusedWithBodyInFlight() async throws {
             let directory = try TemporaryDirectory()
