@@ -118,6 +118,14 @@ public enum OriginDecision: Sendable, Equatable {
     case notCanonical(Origin, canonical: Origin)
     /// Not ours: no usable Host, or a host that names neither this machine nor a configured name.
     case refused(OriginRefusal)
+
+    /// The origin the request was sent to, when its host was accepted (canonical or not).
+    public var origin: Origin? {
+        switch self {
+        case .own(let origin), .notCanonical(let origin, _): origin
+        case .refused: nil
+        }
+    }
 }
 
 /// Why a request's origin was refused.

@@ -120,6 +120,20 @@ struct OriginPolicyTests {
         #expect(canonical.url(path: direct.path, query: direct.query) == "https://stories.example/stories/a%20b?x=1")
         #expect(policy.origin(of: request(host: "stories.example")) == .notCanonical(Origin("http://stories.example")!, canonical: canonical))
         #expect(policy.origin(of: request(host: "evil.example")) == .refused(OriginRefusal(.unknownHost, host: "evil.example")))
+        #expect(policy.origin(of: direct).origin == origin)
+        #expect(policy.origin(of: proxied).origin == canonical)
+        #expect(policy.origin(of: request(host: "evil.example")).origin == nil)
+    }
+
+    @Test("an Origin header compares equal to the decided origin whatever its case and default port; null never does")
+    func originHeaderComparison() throws {
+        let decided = try #require(try policy().origin(of: request(host: "box.local:8080")).origin)
+
+        #expect(Origin("http://BOX.local:8080") == decided)
+        #expect(Origin("http://box.local:8081") != decided)
+        #expect(Origin("https://box.local:8080") != decided)
+        #expect(Origin("null") == nil)
+        #expect(Origin("http://box.local:80") == Origin("http://box.local"))
     }
 
     @Test("isOwn accepts the canonical origin only when there is one, else any origin on an accepted host")
