@@ -33,8 +33,8 @@ final class Exchange: Sendable {
         /// Body bytes received so far, in memory or on disk.
         var received = 0
         var discarded = 0
-        /// What a discarded body is answered with once it ends.
-        var refusal = HTTPStatus.payloadTooLarge
+        /// What a discarded body is answered with once it ends (set when discarding begins).
+        var refusal: HTTPStatus?
         /// The connection's watch entry while a body arrives, for the minimum-rate check.
         var watched: ConnectionWatch.Watched?
         var response: Response?
@@ -65,8 +65,8 @@ final class Exchange: Sendable {
         }
     }
 
-    /// Drops the body: memory freed, temporary file closed and deleted. Called when the handler has returned and
-    /// again when MHD reports the request over, whichever way it ended; the second call does nothing.
+    /// Drops the body: memory freed, temporary file closed and deleted. Called when the handler has returned; `end()`
+    /// does it again when MHD reports the request over.
     func releaseBody() {
         let file = state.withLock { state in
             state.body = []
@@ -74,6 +74,18 @@ final class Exchange: Sendable {
             return state.file
         }
         file?.remove()
+    }
+
+    /// MHD reports the request over, whichever way it ended: the body goes (if `releaseBody()` has not taken it yet),
+    /// and the answer is whether a handler's response was counted as awaiting its send. One lock, on every request.
+    func end() -> Bool {
+        let (awaitsSend, file) = state.withLock { state in
+            state.body = []
+            defer { state.file = nil }
+            return (state.awaitsSend, state.file)
+        }
+        file?.remove()
+        return awaitsSend
     }
 
     func abandon() {

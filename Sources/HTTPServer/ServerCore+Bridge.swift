@@ -59,7 +59,7 @@ extension ServerCore {
             case .discarding:
                 guard chunk > 0 else {
                     state.phase = .finished
-                    return .reject(state.refusal)
+                    return .reject(state.refusal ?? .payloadTooLarge)
                 }
                 uploadSize.pointee = 0
                 state.watched?.bodyReceived(chunk)
@@ -100,9 +100,10 @@ extension ServerCore {
                 if let cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie") {
                     headers.add("Cookie", String(cString: cookie))
                 }
+                // No peer address, so no proxy to trust either (and no retain of the configured list).
                 let light = Request(
                     method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: nil,
-                    trustedProxies: configuration.trustedProxies)
+                    trustedProxies: .nobody)
                 if let immediate = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
                     return MHDResponse.queue(immediate, on: connection)

@@ -73,11 +73,10 @@ extension ServerCore {
                 requestContext.pointee = nil
                 let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-                if exchange.takeUnretainedValue().state.withLock({ $0.awaitsSend }) {
+                // However the request ended (answered, client gone mid-body, shutdown), its body file goes now.
+                if exchange.takeUnretainedValue().end() {
                     core.unsentResponses.subtract(1, ordering: .relaxed)
                 }
-                // However the request ended (answered, client gone mid-body, shutdown), its body file goes now.
-                exchange.takeUnretainedValue().releaseBody()
                 exchange.release()
                 core.openExchanges.subtract(1, ordering: .relaxed)
                 if let connection { core.watch.requestEnded(connection) }
