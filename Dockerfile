@@ -5,6 +5,7 @@
 FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
         pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev \
+        zlib1g-dev libbrotli-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -13,7 +14,7 @@ RUN swift build -c release --static-swift-stdlib --product grain-stories
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 ca-certificates curl \
+        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 libbrotli1 zlib1g ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /data grain \
     && mkdir -p /keys && chown grain /keys && chmod 700 /keys

@@ -6,7 +6,7 @@ PORT ?= 8080
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip zlib1g-dev libbrotli-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver
 BENCH_PACKAGES := wrk nginx-light curl
 

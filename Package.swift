@@ -26,11 +26,14 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Workers", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
@@ -71,7 +74,8 @@ let package = Package(
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
         .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"]),
+        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

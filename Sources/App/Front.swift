@@ -20,6 +20,8 @@ public struct Front: Sendable {
     let sessions: SessionStore
     let seen: SeenMarks
     let credentials: SessionCredentials
+    /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
+    let uploads: String
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
@@ -58,28 +60,52 @@ public struct Front: Sendable {
         self.sessions = sessions
         self.seen = seen
         self.credentials = credentials
+        uploads = dependencies.dataDirectory + "/uploads"
     }
 
-    /// Adds every front route to `router`.
+    /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
+    /// JSON under `/api`, whose errors are JSON.
     public func register(on router: inout Router) {
-        for route in routes {
-            let handler = middleware(for: route).wrapping(route.handler)
-            let respond: Handler = { [builder, errors, pageCache] request in
-                let context: RequestContext
-                switch try builder.context(for: request, route: route) {
-                case .answered(let response): return response
-                case .ready(let ready): context = ready
-                }
-                do {
-                    guard route.cached, context.session == nil else { return try await handler(context) }
-                    return try await pageCache.page(PageCache.key(origin: context.origin, request: request)) {
-                        try await handler(context)
-                    }
-                } catch let error as HTTPError {
-                    return errors.render(error, group: route.group, context: context)
-                }
+        router.errorResponder = { [errors] error, _ in errors.render(error, group: .pages, context: nil) }
+        router.group("/api") { api in
+            api.errorResponder = { [errors] error, _ in errors.render(error, group: .api, context: nil) }
+            for route in routes where route.group == .api { add(route, to: &api) }
+        }
+        for route in routes where route.group == .pages { add(route, to: &router) }
+    }
+
+    func add(_ route: Route, to registry: inout some RouteRegistry) {
+        let handler = middleware(for: route).wrapping(route.handler)
+        let respond: Handler = { [builder, errors, pageCache] request in
+            let context: RequestContext
+            switch try builder.context(for: request, route: route) {
+            case .answered(let response): return response
+            case .ready(let ready): context = ready
             }
-            router.on(route.method, route.kind.pattern, bodyLimit: route.bodyLimit, respond)
+            do {
+                guard route.cached, context.session == nil else { return try await handler(context) }
+                return try await pageCache.page(PageCache.key(origin: context.origin, request: request)) {
+                    try await handler(context)
+                }
+            } catch let error as HTTPError {
+                return errors.render(error, group: route.group, context: context)
+            }
+        }
+        let options = RouteOptions(
+            bodyLimit: route.bodyLimit, bodyStorage: route.bodyOnDisk ? .temporaryFile(directory: uploads) : .memory,
+            admission: route.requiresSession ? sessionAdmission : nil)
+        registry.on(route.method, route.kind.pattern, options: options, respond)
+    }
+
+    /// Refuses a request whose cookies name no live session, from its head alone.
+    var sessionAdmission: AdmissionCheck {
+        { [sessions] head in
+            let cookies = head.cookies
+            let now = UTCTime.now.unixSeconds
+            for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
+                if let id = cookies[name], !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
+            }
+            return HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
         }
     }
 
@@ -123,7 +149,8 @@ public struct FrontDependencies: Sendable {
     public var signIn: SignInServers.Configuration
     /// Account administration of the embedded household; nil against a remote hatk.
     public var household: (any HouseholdDirectory)?
-    /// The origin each request was sent to (from the Host header, checked against what is ours).
+    /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
+    /// `OriginPolicy.origin(of:)`.
     public var origins: @Sendable (Request) -> OriginDecision
     /// The address per-client limits count against (the socket peer, or what a trusted proxy reports).
     public var clientAddress: @Sendable (Request) -> String?
@@ -155,16 +182,6 @@ public struct FrontDependencies: Sendable {
         self.settings = settings
         self.clock = clock
     }
-}
-
-/// How the origin policy judged a request's Host.
-public enum OriginDecision: Sendable, Equatable {
-    /// One of ours: `http://box.local:8080`.
-    case accepted(String)
-    /// One of ours, but a canonical origin is configured and this is not it: go there instead.
-    case notCanonical(canonical: String)
-    /// Not a name or address of ours (a hostile or mistyped Host): never used to build anything.
-    case refused
 }
 
 /// The front's tunable behaviour, all plain values.

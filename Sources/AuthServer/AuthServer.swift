@@ -81,20 +81,32 @@ public final class AuthServer: Sendable {
     /// Adds the OAuth endpoints: the two metadata documents, JWKS, PAR, authorize (GET and POST), token and
     /// revocation, with CORS preflight answers for the endpoints clients call from scripts.
     public func register(on router: inout Router) {
-        router.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
-        router.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
-        router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
-        let limit = Self.maxBodyBytes
-        router.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
-        router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
-        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
-        router.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
-        router.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
-        for path in [
-            "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/jwks",
-            "/oauth/par", "/oauth/token", "/oauth/revoke",
-        ] {
-            router.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+        // Errors the router raises itself (unknown path, body too large) in the OAuth error shape.
+        let oauthErrors: ErrorResponder = { [self] error, _ in
+            let code = error.status == .payloadTooLarge || error.status == .notFound ? "invalid_request" : "server_error"
+            let message = error.message.isEmpty ? error.status.reasonPhrase : error.message
+            return finish(Response.json(["error": code, "error_description": message], status: error.status))
+        }
+        router.group("/.well-known") { wellKnown in
+            wellKnown.errorResponder = oauthErrors
+            wellKnown.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
+            wellKnown.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
+            for path in ["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource"] {
+                wellKnown.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+            }
+        }
+        router.group("/oauth") { oauth in
+            oauth.errorResponder = oauthErrors
+            oauth.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
+            let limit = Self.maxBodyBytes
+            oauth.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
+            oauth.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
+            oauth.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
+            oauth.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
+            oauth.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
+            for path in ["/oauth/jwks", "/oauth/par", "/oauth/token", "/oauth/revoke"] {
+                oauth.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+            }
         }
     }
 

@@ -25,7 +25,7 @@ public final class Application: Sendable {
     let pages: PageRenderer
     /// Where this process reaches its own listener, for the front's writes to the embedded backend.
     public let loopback: URL
-    let origins: OriginRules
+    let origins: OriginPolicy
     let maintenance = Maintenance()
     let clock: @Sendable () -> UTCTime
 
@@ -36,9 +36,18 @@ public final class Application: Sendable {
         self.clock = clock
         let listener = try Listener(host: configuration.host, port: configuration.port)
         loopback = Self.loopback(host: configuration.host, port: listener.port)
-        let origins = OriginRules(
-            canonical: configuration.canonicalOrigin, listeningOn: configuration.host, behindTLSProxy: configuration.behindTLSProxy)
+        let origins = try OriginPolicy(
+            canonical: configuration.canonicalOrigin, allowedHosts: configuration.allowedHosts,
+            behindTLSProxy: configuration.behindTLSProxy)
         self.origins = origins
+        let trustedProxies = try TrustedProxies(parsing: configuration.trustedProxies)
+        // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
+        _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads")
+        let ownOrigin: @Sendable (Request) -> String? = { request in
+            if case .own(let origin) = origins.origin(of: request) { return origin.description }
+            return nil
+        }
         let templates = try TemplateRenderer(directory: configuration.templatesDirectory, reloadOnChange: configuration.development)
         let assets = try StaticFiles(root: configuration.publicDirectory, watch: configuration.development)
         var contentSources = ContentPolicy.Sources()
@@ -73,20 +82,11 @@ public final class Application: Sendable {
             // XRPC answers to outside clients carry image URLs on the origin they asked on.
             let backend = try EmbeddedBackend(
                 dataDirectory: configuration.dataDirectory, clock: clock,
-                origin: { request in
-                    if case .accepted(let origin) = origins.decide(request) { return origin }
-                    return nil
-                })
-            var authConfiguration = AuthServerConfiguration(
-                isOwnOrigin: origins.isOwn,
-                requestOrigin: { request in
-                    if case .accepted(let origin) = origins.decide(request) { return origin }
-                    return nil
-                })
+                origin: ownOrigin)
+            var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            let behindProxy = configuration.behindTLSProxy
-            authConfiguration.clientAddress = { $0.clientAddress(trustingForwardedFor: behindProxy) }
+            authConfiguration.clientAddress = { $0.clientAddress }
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
                 sealingKey: dataKey, clock: clock,
@@ -115,20 +115,17 @@ public final class Application: Sendable {
         settings.uploadsPerMinute = configuration.uploadsPerMinute
         settings.canonicalOrigin = configuration.canonicalOrigin
         let places = Self.geocoders(configuration)
-        let behindProxy = configuration.behindTLSProxy
         front = try Front(
             FrontDependencies(
                 pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
                 stories: stories, writer: writer,
                 signIn: SignInServers.Configuration(
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
-                household: household, origins: origins.decide,
-                clientAddress: { $0.clientAddress(trustingForwardedFor: behindProxy) },
+                household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
                 geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock))
 
         var router = Router()
-        router.use(SecurityHeaders())
-        router.errorResponder = { error, request in SecurityHeaders.apply(to: Self.errorResponse(error, request: request, pages: pages)) }
+        router.use(SecurityHeaders.DefaultPolicy())
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
@@ -137,20 +134,9 @@ public final class Application: Sendable {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = listener.port
+        serverConfiguration.trustedProxies = trustedProxies
+        serverConfiguration.responseHeaders = SecurityHeaders.baseline
         server = HTTPServer(configuration: serverConfiguration, router: router, listener: listener)
-    }
-
-    /// Errors the router raises itself: hatk's JSON on the backend's paths, a page everywhere else.
-    static func errorResponse(_ error: HTTPError, request: Request, pages: PageRenderer) -> Response {
-        var response: Response
-        if request.path.hasPrefix("/xrpc/") {
-            let body: [UInt8] = Array((try? JSONEncoder().encode(["error": error.message])) ?? Data())
-            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(body))
-        } else {
-            response = pages.errorPage(error)
-        }
-        for (name, value) in error.headers { response.headers[name] = value }
-        return response
     }
 
     /// Starts serving on the bound socket, and the housekeeping that runs beside it.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Parses `grain-stories` arguments into a command; errors carry the usage text.
 public enum Command: Sendable {
@@ -60,8 +61,11 @@ public enum Command: Sendable {
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
         --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
-          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, and client addresses
-                                are the last X-Forwarded-For hop
+          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
+          --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
+                                believed (default 127.0.0.0/8,::1/128)
+          --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
+                                addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
         """
 
@@ -72,7 +76,7 @@ public enum Command: Sendable {
         "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
-        "--uploads-per-minute", "--image-workers", "--upload-queue",
+        "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
@@ -169,6 +173,9 @@ public enum Command: Sendable {
             guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        func list(_ flag: String) throws(UsageError) -> [String] {
+            try value(flag).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         func count(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
             guard let n = Int(try value(flag)), range.contains(n) else {
                 throw UsageError(description: "\(flag) takes \(range.lowerBound) to \(range.upperBound)")
@@ -241,6 +248,18 @@ public enum Command: Sendable {
             case "--image-workers": config.imageWorkers = try count(flag, 1...256)
             case "--upload-queue": config.imageQueue = try count(flag, 0...10_000)
             case "--behind-tls-proxy": config.behindTLSProxy = true
+            case "--trusted-proxy":
+                let ranges = try list(flag)
+                guard (try? TrustedProxies(parsing: ranges)) != nil else {
+                    throw UsageError(description: "--trusted-proxy takes addresses or CIDR ranges such as 10.0.0.0/8")
+                }
+                config.trustedProxies = ranges
+            case "--allowed-host":
+                let hosts = try list(flag)
+                guard (try? OriginPolicy(allowedHosts: hosts)) != nil else {
+                    throw UsageError(description: "--allowed-host takes host names or addresses such as stories.lan or 192.168.1.20")
+                }
+                config.allowedHosts = hosts
             case "--dpop-nonces": config.requireDPoPNonce = true
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }

@@ -61,6 +61,12 @@ public struct ServeConfiguration: Sendable {
     }
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
+    /// Peers whose `X-Forwarded-For`, `-Proto` and `-Host` are believed (`--trusted-proxy`, CIDR ranges or addresses):
+    /// loopback by default, where a proxy on the same box connects from.
+    public var trustedProxies: [String] = ["127.0.0.0/8", "::1/128"]
+    /// Names or addresses accepted as ours besides this machine's own (`--allowed-host`): the address a Docker host
+    /// is reached at from the LAN, a local DNS name.
+    public var allowedHosts: [String] = []
     /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix, and per-client
     /// limits count the last `X-Forwarded-For` hop (the address the proxy saw) instead of the proxy's own address.
     public var behindTLSProxy = false

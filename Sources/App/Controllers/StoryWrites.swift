@@ -24,6 +24,8 @@ struct StoryWrites: Sendable {
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
+    /// How much of a photo the form's early look reads: EXIF lives in the first segments.
+    static let inspectBytes = 1_100_000
 
     struct CreateModel: Encodable {
         var csrf: String
@@ -53,7 +55,8 @@ struct StoryWrites: Sendable {
         guard let photo = context.form.file("photo"), !photo.body.isEmpty else {
             return try form(context, session, error: "Choose a photo to post.", status: .badRequest)
         }
-        guard Imaging.sniff(photo.body) != nil else {
+        let photoBytes = try photo.body.load()
+        guard Imaging.sniff(photoBytes) != nil else {
             return try form(context, session, error: "That file is not a JPEG or PNG photo.", status: .unsupportedMediaType)
         }
         let address = clientAddress(context.request) ?? "unknown"
@@ -72,7 +75,7 @@ struct StoryWrites: Sendable {
         let published: StoryPublisher.Published
         do {
             published = try await publisher.publish(
-                photo.body, choices: choices, as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
+                photoBytes, choices: choices, as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
                 storyLink: { origin + SiteURL.story(did: $0.authority, rkey: $0.rkey).path })
         } catch is SessionCredentials.SignInRequired {
             return signInRedirect(next: SiteURL.create.path)
@@ -120,7 +123,8 @@ struct StoryWrites: Sendable {
     /// can offer the place before posting. The coordinates never leave the server.
     func inspectPhoto(_ context: RequestContext) async throws -> Response {
         guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
-        let (located, place) = await publisher.inspect(context.form.file("photo")?.body ?? [])
+        let head = try context.form.file("photo")?.body.prefix(StoryWrites.inspectBytes) ?? []
+        let (located, place) = await publisher.inspect(head)
         let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
         return Response(
             status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -14,10 +14,12 @@ struct OAuthParameters: Sendable {
     /// Parses the body by its content type.
     init(request: Request) throws(OAuthErrorResponse) {
         let type = (request.headers["Content-Type"] ?? "").lowercased()
+        // OAuth routes keep their small bodies in memory.
+        let body = request.body.inMemory ?? []
         if type.hasPrefix("application/json") {
-            self.init(values: try Self.json(request.body))
+            self.init(values: try Self.json(body))
         } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            guard let form = try? URLEncodedForm(request.body) else {
+            guard let form = try? URLEncodedForm(body) else {
                 throw .invalidRequest("Malformed form body")
             }
             var values: [String: String] = [:]

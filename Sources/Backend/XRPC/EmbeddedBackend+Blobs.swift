@@ -55,7 +55,7 @@ extension EmbeddedBackend {
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }
-        guard let bytes = ImageMetadata.stripped(request.body, mimeType: mimeType) else {
+        guard let bytes = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
             return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
         }
         let stored: BlobStore.StoredBlob

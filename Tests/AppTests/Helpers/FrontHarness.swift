@@ -50,13 +50,10 @@ struct FrontHarness {
         self.directory = directory
     }
 
-    static let defaultOrigins: @Sendable (Request) -> OriginDecision = { request in
-        switch request.headers["Host"] {
-        case "box.local:8080"?: .accepted("http://box.local:8080")
-        case "localhost:8080"?: .accepted("http://localhost:8080")
-        default: .refused
-        }
-    }
+    /// The household box as the real policy sees it: named `box`, at 192.168.1.20, no canonical origin.
+    static let policy = try! OriginPolicy(machine: MachineNames(addresses: { [IPAddress("192.168.1.20")!] }, hostName: { "box" }))
+
+    static let defaultOrigins: @Sendable (Request) -> OriginDecision = { policy.origin(of: $0) }
 
     /// Answers one request as the server would, without a socket.
     func send(

@@ -16,7 +16,9 @@ import Testing
 
     @Test("with a canonical origin, a page asked on another of our names is sent there, path and query kept")
     func nonCanonicalGetsRedirected() async throws {
-        let front = try FrontHarness(origins: { _ in .notCanonical(canonical: "https://stories.example") })
+        let policy = try OriginPolicy(
+            canonical: "https://stories.example", machine: MachineNames(addresses: { [] }, hostName: { "box" }))
+        let front = try FrontHarness(origins: { policy.origin(of: $0) })
         let response = await front.send(.get, "/profile/maya.home.test?x=1")
         #expect(response.status == .permanentRedirect)
         #expect(response.headers["Location"] == "https://stories.example/profile/maya.home.test?x=1")
