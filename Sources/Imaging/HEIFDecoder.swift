@@ -29,8 +29,9 @@ final class HEIFReader: ImageReader {
             throw ImagingError(.corrupt, "The \(sniffed.name) decoder could not start.", format: sniffed)
         }
         self.context = context
-        // Each upload's work is already bounded by the caller's pool: tiles decode on this thread.
-        heif_context_set_max_decoding_threads(context, 0)
+        // Grid images (every phone HEIC) decode their tiles on up to two threads: HEVC decoding is most of the
+        // time a HEIC takes, and the caller's pool already bounds how many photos run at once.
+        heif_context_set_max_decoding_threads(context, 2)
         var error: heif_error
         if let path = input.path {
             error = heif_context_read_from_file(context, path, nil)

@@ -13,6 +13,9 @@ public struct PipelineOptions: Sendable {
     public var minimumQuality = 40
     /// The highest JPEG quality the search may use.
     public var maximumQuality = 92
+    /// Whether the quality search may encode its two candidates of a round on two threads at once (halving its
+    /// wall time on a multi-core host). Off leaves one photo to one core.
+    public var concurrentEncodes = true
 
     /// The `social.grain.story` lexicon's `maxSize` for the media blob.
     public static let byteLimitCeiling = 5_000_000

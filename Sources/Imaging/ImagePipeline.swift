@@ -104,28 +104,43 @@ public enum ImagePipeline {
         }
     }
 
-    /// Binary search over `minimumQuality...maximumQuality` for the highest quality whose encoding is at most
-    /// `maxBytes`, assuming size grows with quality. The maximum is tried first because small or smooth images
-    /// usually fit there at once; otherwise about six more encodes follow. Nil when even the minimum is too big.
+    /// The highest quality in `minimumQuality...maximumQuality` whose encoding is at most `maxBytes` (see
+    /// `QualitySearch`), encoding each round's candidates concurrently when `options.concurrentEncodes` allows.
+    /// Nil when even the minimum is too big.
     static func highestQualityFitting(
         _ image: RGBImage,
         options: PipelineOptions
     ) throws(ImagingError) -> (jpeg: [UInt8], quality: Int)? {
-        let top = try Imaging.encodeJPEG(image, quality: options.maximumQuality)
-        if top.count <= options.maxBytes { return (top, options.maximumQuality) }
-        var best: (jpeg: [UInt8], quality: Int)? = nil
-        var low = options.minimumQuality
-        var high = options.maximumQuality - 1
-        while low <= high {
-            let quality = (low + high) / 2
-            let jpeg = try Imaging.encodeJPEG(image, quality: quality)
-            if jpeg.count <= options.maxBytes {
-                best = (jpeg, quality)
-                low = quality + 1
-            } else {
-                high = quality - 1
+        var search = QualitySearch(
+            minimum: options.minimumQuality,
+            maximum: options.maximumQuality,
+            maxBytes: options.maxBytes
+        )
+        if let sample = image.stripeSample() {
+            let qualities = search.sampleQualities
+            let encoded = try encode(sample.image, qualities, concurrently: options.concurrentEncodes)
+            for (quality, jpeg) in zip(qualities, encoded) {
+                search.record(quality: quality, estimatedSize: Int(Double(jpeg.count) * sample.scale))
             }
         }
+        var best: (jpeg: [UInt8], quality: Int)?
+        while case let candidates = search.candidates(), !candidates.isEmpty {
+            let encoded = try encode(image, candidates, concurrently: options.concurrentEncodes)
+            for (quality, jpeg) in zip(candidates, encoded) {
+                search.record(quality: quality, size: jpeg.count)
+                if jpeg.count <= options.maxBytes && quality > (best?.quality ?? .min) { best = (jpeg, quality) }
+            }
+        }
+        guard let quality = search.bestFitting, let best, best.quality == quality else { return nil }
         return best
+    }
+
+    private static func encode(
+        _ image: RGBImage,
+        _ qualities: [Int],
+        concurrently: Bool
+    ) throws(ImagingError) -> [[UInt8]] {
+        if concurrently { return try Imaging.encodeJPEGs(image, qualities: qualities) }
+        return try qualities.map { quality throws(ImagingError) in try Imaging.encodeJPEG(image, quality: quality) }
     }
 }
