@@ -43,8 +43,10 @@ final class HEIFReader: ImageReader {
             error = heif_context_get_primary_image_handle(context, &handle)
         }
         guard error.code == heif_error_Ok, let handle else {
+            // The message belongs to the context: read it before freeing the context.
+            let failure = Self.failure(error, sniffed)
             heif_context_free(context)
-            throw Self.failure(error, sniffed)
+            throw failure
         }
         self.handle = handle
         width = Int(heif_image_handle_get_width(handle))
@@ -52,11 +54,9 @@ final class HEIFReader: ImageReader {
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         metadata = Self.exif(handle)
         colourProfile = Self.colourProfile(handle)
-        guard width > 0, height > 0 else {
-            heif_image_handle_release(handle)
-            heif_context_free(context)
-            throw .corrupt(sniffed, "image has no pixels")
-        }
+        // Every property is set by now, so a throw runs deinit, which releases the handle and the context (the
+        // fuzzer caught them freed twice).
+        guard width > 0, height > 0 else { throw .corrupt(sniffed, "image has no pixels") }
     }
 
     deinit {
@@ -121,8 +121,10 @@ final class HEIFReader: ImageReader {
             if error.code == heif_error_Ok { return .icc(profile) }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return nil }
-        defer { heif_nclx_color_profile_free(nclx) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx).code
+        // libheif may allocate the profile and still report an error (the fuzzer found the leak): free it either way.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status == heif_error_Ok, let nclx else { return nil }
         return .nclx(
             primaries: Int(nclx.pointee.color_primaries.rawValue),
             transfer: Int(nclx.pointee.transfer_characteristics.rawValue)

@@ -83,6 +83,8 @@ struct ImagingErrorTests {
 
         let format = try #require(Imaging.sniff(whole))
         #expect(error?.kind == .corrupt, "\(String(describing: error))")
+        // The codec's message is copied out before its context is freed (the fuzzer once caught a read after free).
+        #expect(error?.detail.isEmpty == false)
         #expect(error?.description == "This \(format.name) is damaged or incomplete, so it cannot be read. Try exporting it again.")
     }
 
@@ -91,5 +93,16 @@ struct ImagingErrorTests {
         #expect(ImageFormat.allCases.map(\.name) == ["JPEG", "PNG", "HEIC", "AVIF", "WebP"])
         #expect(ImageFormat.allCases.map(\.mimeType) == ["image/jpeg", "image/png", "image/heic", "image/avif", "image/webp"])
         #expect(ImageFormat.namesForPeople == "JPEG, PNG, HEIC, AVIF or WebP")
+    }
+}
+
+extension ImagingErrorTests {
+    @Test("a HEIC whose header claims no pixels is corrupt (its libheif handles are released once)")
+    func heicWithoutPixels() throws {
+        let empty = try Self.heic(claiming: 0, 0)
+
+        let error = #expect(throws: ImagingError.self) { try ImagePipeline.process(empty) }
+
+        #expect(error?.kind == .corrupt && error?.format == .heic)
     }
 }
