@@ -64,6 +64,8 @@ struct QualitySearch {
             guard !estimates.isEmpty else { return sampleQualities }
             let predicted = Int(predictedQuality().rounded(.down))
             if predicted >= maximum { return [maximum] }
+            // The estimates land within a fraction of a percent on photos, so the pair either side of the
+            // predicted crossing usually settles the search at once.
             let first = max(predicted, minimum)
             return first + 1 <= maximum ? [first, first + 1] : [first]
         }

@@ -50,45 +50,35 @@ enum Resampler {
     ) throws(ImagingError) -> RGBImage {
         let horizontal = ResampleAxis(sourceCount: source.width, destinationCount: width, sourceSpan: spanX)
         let vertical = ResampleAxis(sourceCount: source.height, destinationCount: height, sourceSpan: spanY)
-        let sourceRowLength = source.width * 3
         let rowLength = width * 3
-        let ringRows = vertical.stride
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * rowLength)
-        let sourceRow = UnsafeMutablePointer<Float>.allocate(capacity: sourceRowLength)
+        let rowsNeeded = vertical.starts[height - 1] + vertical.counts[height - 1]
+        let stage = HorizontalStage(source: source, axis: horizontal, window: vertical.stride, rowsNeeded: rowsNeeded)
+        defer { stage.finish() }
         let sum = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
-        defer {
-            ring.deallocate()
-            sourceRow.deallocate()
-            sum.deallocate()
-        }
+        defer { sum.deallocate() }
         var failure: ImagingError?
         let pixels = [UInt8](unsafeUninitializedCapacity: height * rowLength) { output, initialized in
             let output = output.baseAddress!
-            var nextSourceRow = 0
             var y = 0
             while y < height {
                 let first = vertical.starts[y]
                 let count = vertical.counts[y]
-                while nextSourceRow < first + count {
-                    do throws(ImagingError) {
-                        widen(try source.nextRow(), into: sourceRow, count: sourceRowLength)
-                    } catch {
-                        failure = error
-                        initialized = 0
-                        return
-                    }
-                    filterRow(sourceRow, into: ring + (nextSourceRow % ringRows) * rowLength, axis: horizontal)
-                    nextSourceRow += 1
+                do throws(ImagingError) {
+                    try stage.need(first + count, keepingFrom: first)
+                } catch {
+                    failure = error
+                    initialized = 0
+                    return
                 }
                 let weights = vertical.weights + y * vertical.stride
                 var k = 0
                 while k < count {
                     let taps = min(4, count - k)
                     // Unused slots repeat a row with weight 0, so one loop body serves every tap count.
-                    let r0 = ring + ((first + k) % ringRows) * rowLength
-                    let r1 = ring + ((first + k + min(1, taps - 1)) % ringRows) * rowLength
-                    let r2 = ring + ((first + k + min(2, taps - 1)) % ringRows) * rowLength
-                    let r3 = ring + ((first + k + min(3, taps - 1)) % ringRows) * rowLength
+                    let r0 = stage.row(first + k)
+                    let r1 = stage.row(first + k + min(1, taps - 1))
+                    let r2 = stage.row(first + k + min(2, taps - 1))
+                    let r3 = stage.row(first + k + min(3, taps - 1))
                     let w0 = weights[k]
                     let w1 = taps > 1 ? weights[k + 1] : 0
                     let w2 = taps > 2 ? weights[k + 2] : 0
@@ -117,7 +107,7 @@ enum Resampler {
     }
 
     /// Converts bytes to floats once per source row rather than once per tap.
-    private static func widen(
+    static func widen(
         _ source: UnsafePointer<UInt8>,
         into destination: UnsafeMutablePointer<Float>,
         count: Int
@@ -132,7 +122,7 @@ enum Resampler {
     /// Filters one row of RGB floats horizontally. (A SIMD4 per pixel made the debug builds the tests use about
     /// three times slower, generic SIMD operations being calls there; its release gain was within this machine's
     /// noise.)
-    private static func filterRow(
+    static func filterRow(
         _ source: UnsafePointer<Float>,
         into destination: UnsafeMutablePointer<Float>,
         axis: ResampleAxis

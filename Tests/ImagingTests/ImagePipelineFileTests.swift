@@ -80,3 +80,28 @@ struct ImagePipelineFileTests {
         #expect(Imaging.sniff(fileAt: fixtures.path("missing")) == nil)
     }
 }
+
+extension ImagePipelineFileTests {
+    /// Large enough (1.5 MP) that the resampler filters rows on a second thread while libpng decodes.
+    static let largePNG = TestImages.png(TestImages.gradient(width: 1500, height: 1000))
+
+    @Test("a large PNG streams through the two-thread resampler to the same picture")
+    func largePNGThreaded() throws {
+        var options = PipelineOptions()
+        options.maxEdge = 600
+
+        let output = try Imaging.decode(try ImagePipeline.process(Self.largePNG, options: options).jpeg)
+
+        #expect(output.width == 600 && output.height == 400)
+        #expect(TestImages.meanAbsoluteError(output, TestImages.gradient(width: 600, height: 400)) < 2)
+    }
+
+    @Test("a large PNG cut short fails as corrupt from the decoding thread, without hanging")
+    func largePNGTruncated() throws {
+        let cut = Array(Self.largePNG.prefix(Self.largePNG.count / 2))
+
+        let error = #expect(throws: ImagingError.self) { try ImagePipeline.process(cut) }
+
+        #expect(error?.kind == .corrupt && error?.format == .png)
+    }
+}
