@@ -28,6 +28,8 @@ final class BoxReducer: RowSource {
         row.deallocate()
     }
 
+    var decodesAsItGoes: Bool { source.decodesAsItGoes }
+
     func nextRow() throws(ImagingError) -> UnsafePointer<UInt8> {
         let rowLength = width * 3
         let rows = min(factorY, source.height - next * factorY)

@@ -4,10 +4,11 @@ import Foundation
 /// The resampler's first stage: source rows read and filtered horizontally into a ring of float rows, either on
 /// the calling thread as the second stage asks for them, or ahead of it on a second thread.
 ///
-/// With a thread, decoding (PNG rows come straight from libpng) and horizontal filtering overlap the vertical
-/// filtering, so the two halves of a resample use both cores. The ring holds the vertical kernel's rows plus a
-/// margin; the producer never overwrites a row the consumer has not released, and the consumer never reads one the
-/// producer has not finished (both under one condition lock, which also orders the memory).
+/// With a thread, the work is split in two for both cores: for a source whose rows cost nothing to read (a decoded
+/// buffer) the thread filters rows horizontally ahead of the vertical pass; for one that decodes as it goes (PNG
+/// rows come straight from libpng and zlib) the thread only decodes, into a ring of raw rows, and the calling
+/// thread filters both ways. The producer never overwrites a row the consumer has not released, and the consumer
+/// never reads one the producer has not finished (both under one condition lock, which also orders the memory).
 final class HorizontalStage: @unchecked Sendable {
     let rowLength: Int
     let capacity: Int
@@ -21,8 +22,16 @@ final class HorizontalStage: @unchecked Sendable {
     private var released = 0
     private var failure: ImagingError?
     private var cancelled = false
+    /// Who is blocked on `condition`, so the other side signals only then (a signal per row cost a fifth of
+    /// a PNG's time in context switches).
+    private var consumerWaiting = false
+    private var producerWaiting = false
     private let finished = DispatchGroup()
     private let threaded: Bool
+    /// Decode-ahead mode: the thread fills `raw` with source rows; `filtered` counts the rows filtered from it.
+    private let raw: UnsafeMutablePointer<UInt8>?
+    private let rawCapacity = 64
+    private var filtered = 0
 
     /// Sources at least this large (width × height) get a thread of their own.
     static let threadedPixels = 1_000_000
@@ -36,8 +45,10 @@ final class HorizontalStage: @unchecked Sendable {
         self.rowsNeeded = rowsNeeded
         rowLength = axis.destinationCount * 3
         threaded = source.width * source.height >= Self.threadedPixels && rowsNeeded > window
-        capacity = threaded ? window + 32 : window
+        let decodeAhead = threaded && source.decodesAsItGoes
+        capacity = threaded && !decodeAhead ? window + 32 : window
         ring = .allocate(capacity: capacity * rowLength)
+        raw = decodeAhead ? .allocate(capacity: rawCapacity * source.width * 3) : nil
         sourceRow = .allocate(capacity: source.width * 3)
         if threaded {
             finished.enter()
@@ -51,6 +62,7 @@ final class HorizontalStage: @unchecked Sendable {
     deinit {
         ring.deallocate()
         sourceRow.deallocate()
+        raw?.deallocate()
     }
 
     /// The filtered row `index` (valid until it is released).
@@ -67,11 +79,17 @@ final class HorizontalStage: @unchecked Sendable {
             }
             return
         }
+        if let raw {
+            try filterAhead(raw, upTo: count)
+            return
+        }
         condition.lock()
         released = max(released, first)
-        condition.broadcast()
+        if producerWaiting { condition.broadcast() }
         while produced < count && failure == nil {
+            consumerWaiting = true
             condition.wait()
+            consumerWaiting = false
         }
         let failed = produced < count ? failure : nil
         condition.unlock()
@@ -88,18 +106,50 @@ final class HorizontalStage: @unchecked Sendable {
         finished.wait()
     }
 
+    /// Decode-ahead mode, consumer side: filters raw rows as the thread delivers them, releasing each at once.
+    private func filterAhead(_ raw: UnsafeMutablePointer<UInt8>, upTo count: Int) throws(ImagingError) {
+        let rawLength = source.width * 3
+        while filtered < count {
+            condition.lock()
+            released = filtered
+            if producerWaiting { condition.broadcast() }
+            while produced <= filtered && failure == nil {
+                consumerWaiting = true
+                condition.wait()
+                consumerWaiting = false
+            }
+            let available = produced
+            let failed = produced <= filtered ? failure : nil
+            condition.unlock()
+            if let failed { throw failed }
+            while filtered < min(available, count) {
+                Resampler.widen(raw + (filtered % rawCapacity) * rawLength, into: sourceRow, count: rawLength)
+                Resampler.filterRow(sourceRow, into: ring + (filtered % capacity) * rowLength, axis: axis)
+                filtered += 1
+            }
+        }
+    }
+
     private func produceAll() {
+        let limit = raw == nil ? capacity : rawCapacity
         var index = 0
         while index < rowsNeeded {
             condition.lock()
-            while index - released >= capacity && !cancelled {
+            while index - released >= limit && !cancelled {
+                producerWaiting = true
                 condition.wait()
+                producerWaiting = false
             }
             let stop = cancelled
             condition.unlock()
             if stop { return }
             do throws(ImagingError) {
-                try filter(into: ring + (index % capacity) * rowLength)
+                if let raw {
+                    let rawLength = source.width * 3
+                    (raw + (index % rawCapacity) * rawLength).update(from: try source.nextRow(), count: rawLength)
+                } else {
+                    try filter(into: ring + (index % capacity) * rowLength)
+                }
             } catch {
                 condition.lock()
                 failure = error
@@ -110,7 +160,7 @@ final class HorizontalStage: @unchecked Sendable {
             index += 1
             condition.lock()
             produced = index
-            condition.broadcast()
+            if consumerWaiting { condition.broadcast() }
             condition.unlock()
         }
     }

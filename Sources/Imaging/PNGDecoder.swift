@@ -126,6 +126,8 @@ private final class PNGRows: RowSource {
         row.deallocate()
     }
 
+    var decodesAsItGoes: Bool { true }
+
     func nextRow() throws(ImagingError) -> UnsafePointer<UInt8> {
         try reader.readRow(into: row)
         if channels == 4 {

@@ -5,6 +5,12 @@ protocol RowSource: AnyObject {
     var height: Int { get }
     /// The next row: `width * 3` bytes of RGB, valid until the next call. Called at most `height` times.
     func nextRow() throws(ImagingError) -> UnsafePointer<UInt8>
+    /// Whether reading a row costs real work (decoding), so the resampler should read ahead on its own thread.
+    var decodesAsItGoes: Bool { get }
+}
+
+extension RowSource {
+    var decodesAsItGoes: Bool { false }
 }
 
 extension RowSource {
