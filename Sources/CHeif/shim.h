@@ -1,4 +1,3 @@
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <png.h>
+#include <libheif/heif.h>
