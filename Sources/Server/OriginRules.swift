@@ -2,8 +2,8 @@ import App
 import HTTPServer
 
 /// Which origins this server answers as (a stand-in until HTTPServer's origin policy is wired in): loopback
-/// names and the address it listens on, and the canonical origin when configured, to which every other accepted
-/// name is sent.
+/// names, the address it listens on (any address of this machine when that is every interface), and the canonical
+/// origin when configured, to which every other accepted name is sent.
 struct OriginRules: Sendable {
     let canonical: String?
     let listeningOn: String
@@ -34,5 +34,6 @@ struct OriginRules: Sendable {
 
     func isLocal(_ name: String) -> Bool {
         name == "localhost" || name.hasSuffix(".localhost") || name.hasPrefix("127.") || name == "[::1]" || name == listeningOn
+            || (["0.0.0.0", "::"].contains(listeningOn) && MachineAddresses.current().contains { $0.urlHost.lowercased() == name })
     }
 }
