@@ -61,7 +61,7 @@ struct DeploymentSuiteTests {
             ], servers: [server])
     }
 
-    @Test("a host name with --public-url: http://stories.test, resolved by Chromium to loopback")
+    @Test("a host name with --public-url: http://stories.test (Chromium resolves it to loopback), where the server's other names lead")
     func publicHostName() async throws {
         let run = try DeploymentRun("hostname")
         defer { run.tearDown() }
@@ -74,10 +74,11 @@ struct DeploymentSuiteTests {
             base: base,
             environment: [
                 "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "OTHER_ORIGIN": "http://127.0.0.1:\(port)",
             ], servers: [server])
     }
 
-    @Test("behind nginx terminating TLS: https://stories.test is a secure origin with __Host- cookies")
+    @Test("behind nginx terminating TLS: https://stories.test is a secure origin with __Host- cookies, where the plain port leads")
     func behindTLSProxy() async throws {
         let run = try DeploymentRun("nginx")
         defer { run.tearDown() }
@@ -93,7 +94,7 @@ struct DeploymentSuiteTests {
             base: base,
             environment: [
                 "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
-                "BROWSER_HOME": certificates.browserHome, "SECURE": "1",
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
             ], servers: [server, proxy.process])
     }
 

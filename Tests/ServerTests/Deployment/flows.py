@@ -17,6 +17,7 @@ Environment:
   IMAGE_ORIGINS    JSON list of other origins images may come from
   FAKE_HATK        the fake hatk: after sign-out its report must show no DPoP failure and a revoked token
   HOSTILE_HOST     host:port to send raw requests with hostile Host and X-Forwarded-* headers to
+  OTHER_ORIGIN     another origin that reaches the same server: a browser opening it lands on BASE_URL
 """
 import json
 import os
@@ -44,6 +45,7 @@ SIGN_IN_ORIGIN = os.environ.get("SIGN_IN_ORIGIN", BASE).rstrip("/")
 IMAGE_ORIGINS = {BASE, "null"} | set(json.loads(os.environ.get("IMAGE_ORIGINS") or "[]"))
 FAKE_HATK = os.environ.get("FAKE_HATK", "").rstrip("/")
 HOSTILE_HOST = os.environ.get("HOSTILE_HOST", "")
+OTHER_ORIGIN = os.environ.get("OTHER_ORIGIN", "").rstrip("/")
 
 
 class Flows(unittest.TestCase):
@@ -224,6 +226,17 @@ class Flows(unittest.TestCase):
             self.assertNotIn(f"https://{HOSTILE_HOST}", raw, f"X-Forwarded-Proto was trusted on {path}:\n{raw[:1200]}")
             self.assertNotIn("Secure", raw.split("\r\n\r\n")[0], f"a Secure cookie over plain http on {path}")
         print(f"  ok: hostile Host and forged X-Forwarded-* headers at {HOSTILE_HOST}", flush=True)
+
+    def test_3_other_names_lead_to_the_canonical_origin(self):
+        if not OTHER_ORIGIN:
+            return
+        b = self.browser()
+        b.driver.get(OTHER_ORIGIN + "/kiosk?refresh=30")
+        self.waiting(b, "the canonical origin", lambda: b.driver.current_url == BASE + "/kiosk?refresh=30",
+                     message=f"{OTHER_ORIGIN} sending the browser to {BASE}")
+        self.step(b, "the canonical origin")
+        self.assert_clean()
+        print(f"  ok: {OTHER_ORIGIN} leads to {BASE}", flush=True)
 
 
 def raw_get(host, port, path, headers):
