@@ -1,5 +1,7 @@
 # grain-stories on Debian 12 with the Swift 6.3 toolchain.
-# Build: docker build -t grain-stories .   Run: docker run -p 8080:8080 -v stories:/data grain-stories
+# Build: docker build -t grain-stories .
+# Run:   docker run -p 8080:8080 -v stories:/data -v stories-key:/keys grain-stories
+# The sealing key lives in its own volume (/keys), so a copy of the data volume opens no session.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
         pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev \
@@ -13,13 +15,15 @@ FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
         libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --home /data grain
+    && useradd --system --home /data grain \
+    && mkdir -p /keys && chown grain /keys && chmod 700 /keys
 COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
 COPY Templates /app/Templates
 COPY Public /app/Public
 WORKDIR /app
 USER grain
-VOLUME /data
+ENV GRAIN_STORIES_KEY_DIR=/keys
+VOLUME /data /keys
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
 ENTRYPOINT ["grain-stories", "serve", "--host", "0.0.0.0", "--port", "8080", "--data", "/data"]

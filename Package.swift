@@ -29,6 +29,7 @@ let package = Package(
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
+        .target(name: "Workers", swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
@@ -42,18 +43,18 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers"],
             swiftSettings: strict
         ),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto"],
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers"],
             swiftSettings: strict),
         // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
         .target(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging",
+                "Outbound", "Logging", "Workers",
             ],
             swiftSettings: strict
         ),
@@ -82,7 +83,8 @@ let package = Package(
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto"]),
+        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers"]),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         .testTarget(
             name: "AppTests",
             dependencies: [

@@ -6,6 +6,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Outbound
+import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a
 /// `StorySource`, writes through a hatk client with the visitor's DPoP credentials, and keeps each visitor's
@@ -40,7 +41,7 @@ public struct Front: Sendable {
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
-                    writer: dependencies.writer, work: ImageWork(limit: settings.imageWorkers, queueLimit: settings.imageQueue),
+                    writer: dependencies.writer, work: WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue),
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, clock: dependencies.clock),

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Synchronization
+import Workers
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
 /// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It also checks those tokens on
@@ -28,7 +29,8 @@ public final class AuthServer: Sendable {
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
     let decoyHash = Mutex<String?>(nil)
     /// Where every password hash of a sign-in is computed.
-    let passwordWork: PasswordWork
+    /// Password hashing, off the shared pool.
+    let passwordWork: WorkerPool
 
     /// Opens (creating) `<dataDirectory>/auth.sqlite`. The ES256 token-signing key is generated once and stored
     /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
@@ -62,7 +64,7 @@ public final class AuthServer: Sendable {
         nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
         throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
-        passwordWork = PasswordWork(workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
+        passwordWork = WorkerPool(label: "passwords", workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
     }
 
     /// The serialized origin of `url` when it is one of ours, else nil.

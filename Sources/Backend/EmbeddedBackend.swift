@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Lexicon
 import Synchronization
+import Workers
 
 /// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
 /// household accounts on SQLite and the data directory. Browsers and remote clients reach it over HTTP; the
@@ -10,7 +11,8 @@ import Synchronization
 public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
-    let blobQueue = BlobQueue()
+    /// Blob stores one at a time off the shared pool (decoding for the variants, three fsyncs); 32 may wait.
+    let blobQueue = WorkerPool(label: "blob-writes", workers: 1, queueLimit: 31)
     let clock: @Sendable () -> UTCTime
     /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
     let origin: @Sendable (Request) -> String?

@@ -49,7 +49,7 @@ public final class Application: Sendable {
         }
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
-        let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
+        let dataKey = try DataKey.load(configuration.keyLocation)
         let nonces = DPoPNonces()
         let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let upstream = configuration.appview ?? loopback
@@ -227,7 +227,7 @@ public final class Application: Sendable {
     }
 
     /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.
-    public func seedDemoIfAsked(now: UTCTime = .now) throws -> [(handle: String, password: String)] {
+    public func seedDemoIfAsked(now: UTCTime = .now) async throws -> [(handle: String, password: String)] {
         guard configuration.demo, let backend, let authServer else { return [] }
         let handles = try DemoHousehold.seed(
             into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
@@ -236,11 +236,12 @@ public final class Application: Sendable {
                 configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
                 handleDomain: configuration.handleDomain, now: now)
         }
-        return try handles.map { handle in
+        var seeded: [(handle: String, password: String)] = []
+        for handle in handles {
             let password = Self.demoPassword(for: handle)
-            guard let account = try backend.store.account(handle) else { return (handle, password) }
-            try authServer.setPassword(password, for: account.did)
-            return (handle, password)
+            if let account = try backend.store.account(handle) { try await authServer.setPassword(password, for: account.did) }
+            seeded.append((handle, password))
         }
+        return seeded
     }
 }

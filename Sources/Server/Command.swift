@@ -16,6 +16,8 @@ public enum Command: Sendable {
         public var displayName: String?
         public var passwordFromStdin = false
         public var dataDirectory = "./data"
+        public var keyFile: String?
+        public var keyDirectory: String?
         public var handleDomain = "home.test"
     }
 
@@ -26,13 +28,16 @@ public enum Command: Sendable {
 
     public static let usage = """
         Usage: grain-stories serve [options]
-               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--handle-domain NAME]
+               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
           --host ADDRESS        address to listen on (default 127.0.0.1)
           --port N              port to listen on (default 8080; 0 = any free port)
-          --data DIR            data directory for SQLite, blobs and keys (default ./data)
+          --data DIR            data directory for SQLite and blobs (default ./data)
+          --key-file PATH       the sealing key (default: KEYDIR/<the data directory's key id>.key)
+          --key-dir DIR         where sealing keys live (default ~/.config/grain-stories/keys); keep it out of backups
+          --allow-key-in-data   accept a key file inside the data directory
           --demo                seed a demo household into an empty data directory
           --demo-photos DIR     sample photographs for --demo (default ./.build/demo-photos)
           --appview URL         use a remote hatk server (e.g. https://grain.social); turns the embedded backend off
@@ -63,12 +68,13 @@ public enum Command: Sendable {
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
     /// Flags on the command line win.
     static let environmentOptions = [
-        "--host", "--port", "--data", "--public-url", "--appview", "--demo", "--dev", "--demo-photos", "--handle-domain",
+        "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
+        "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue",
     ]
-    static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces"]
+    static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
     static func environmentVariable(for option: String) -> String {
         "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -147,6 +153,8 @@ public enum Command: Sendable {
             case "--display-name": command.displayName = try value(flag)
             case "--password-stdin": command.passwordFromStdin = true
             case "--data": command.dataDirectory = try value(flag)
+            case "--key-file": command.keyFile = try value(flag)
+            case "--key-dir": command.keyDirectory = try value(flag)
             case "--handle-domain": command.handleDomain = try value(flag)
             default: throw UsageError(description: "unknown option \(flag)")
             }
@@ -174,6 +182,9 @@ public enum Command: Sendable {
                 guard let port = UInt16(try value(flag)) else { throw UsageError(description: "--port takes 0 to 65535") }
                 config.port = port
             case "--data": config.dataDirectory = try value(flag)
+            case "--key-file": config.keyFile = try value(flag)
+            case "--key-dir": config.keyDirectory = try value(flag)
+            case "--allow-key-in-data": config.allowKeyInData = true
             case "--demo": config.demo = true
             case "--demo-photos": config.demoPhotosDirectory = try value(flag)
             case "--demo-extra-members":

@@ -174,7 +174,7 @@ struct FlowTests {
         let access = try #require(try await fixture.signedIn(client)["access_token"] as? String)
 
         // act
-        try fixture.server.setPassword("a brand new password", for: fixture.maya)
+        try await fixture.server.setPassword("a brand new password", for: fixture.maya)
         let viewer = await fixture.server.viewer(for: try fixture.resourceRequest(client, accessToken: access))
 
         // validate

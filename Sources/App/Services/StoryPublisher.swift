@@ -5,13 +5,15 @@ import Imaging
 import Lexicon
 import Logging
 import Places
+import Workers
 
 /// Publishes a photo as a story for a signed-in person: the image pipeline on a bounded pool, the place name,
 /// `uploadBlob` and `createRecord` on the upstream, and the optional Bluesky cross-post. Knows nothing of HTTP
 /// requests or pages; the controller turns its outcomes into answers.
 struct StoryPublisher: Sendable {
     let writer: HatkClient
-    let work: ImageWork
+    /// Image processing, off the shared pool.
+    let work: WorkerPool
     let pipeline: PipelineOptions
     /// Names places from GPS at posting time (offline table, or Nominatim when the operator chose it).
     let geocoder: (any Geocoding)?
@@ -55,7 +57,7 @@ struct StoryPublisher: Sendable {
         do {
             let options = pipeline
             processed = try await work.run { try ImagePipeline.process(photo, options: options) }
-        } catch is ImageWork.Busy {
+        } catch is WorkerPool.Busy {
             throw Refusal.busy
         } catch let error as ImagingError {
             throw Refusal.unusable(error)

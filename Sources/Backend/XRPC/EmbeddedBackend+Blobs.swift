@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Lexicon
 import Storage
+import Workers
 
 extension EmbeddedBackend {
     /// How long browsers and proxies may keep an image without asking again: a story's life plus an hour. A deleted
@@ -66,7 +67,7 @@ extension EmbeddedBackend {
                 try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
                 return blob
             }
-        } catch is BlobQueue.Full {
+        } catch is WorkerPool.Busy {
             var response = XRPC.error(
                 .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
             response.headers["Retry-After"] = "5"
@@ -98,7 +99,7 @@ extension EmbeddedBackend {
         guard !cids.isEmpty else { return }
         let (blobs, store) = (blobs, store)
         do {
-            try await blobQueue.run(counted: false) {
+            try await blobQueue.run(mandatory: true) {
                 for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
             }
         } catch {

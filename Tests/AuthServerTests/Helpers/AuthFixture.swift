@@ -1,5 +1,5 @@
 import ATProto
-import AuthServer
+@testable import AuthServer
 import Crypto
 import Foundation
 import HTTPServer
@@ -41,8 +41,10 @@ struct AuthFixture {
         try self.init(
             directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(), origins: origins,
             configure)
-        try server.setPassword(Self.password, for: maya)
-        try server.setPassword("jonas's own password", for: jonas)
+        // Hashed here, on the test's thread: the fixture is built synchronously.
+        let parameters = server.configuration.passwordParameters
+        try server.storePassword(hash: try PasswordHash.hash(Self.password, parameters: parameters), for: maya)
+        try server.storePassword(hash: try PasswordHash.hash("jonas's own password", parameters: parameters), for: jonas)
     }
 
     /// A second server over `earlier`'s data directory and accounts, as after a restart with a new configuration.

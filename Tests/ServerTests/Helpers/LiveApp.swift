@@ -32,6 +32,8 @@ struct LiveApp {
         configuration.dataDirectory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("app-\(UUID().uuidString)").path
+        // Each test's sealing key lives beside its data directory, never in the home directory.
+        configuration.keyDirectory = configuration.dataDirectory + "-keys"
         configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
         configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
         configuration.demo = demo
@@ -52,7 +54,7 @@ struct LiveApp {
         self.clock = clock
         dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
-        _ = try app.seedDemoIfAsked(now: clock.now)
+        _ = try await app.seedDemoIfAsked(now: clock.now)
         try app.start()
         base = app.publicURL
     }
