@@ -41,16 +41,20 @@ final class DeploymentRun: @unchecked Sendable {
         return child
     }
 
-    /// `grain-stories users add NAME --password-stdin --data DIR`, as the household's owner would make members.
+    /// `grain-stories users add NAME --password-stdin --data DIR --key-dir DIR-keys`, as the household's owner
+    /// would make members.
     func addMember(_ name: String, password: String) throws {
         try ServerProcess.addUser(name, password: password, dataDirectory: dataDirectory)
     }
 
     /// `grain-stories serve ARGUMENTS --data DIR` from the repository root (where Templates/ and Public/ are, as in
-    /// the Docker image's /app), optionally wrapped (`ip netns exec`); returns once it prints its URL.
+    /// the Docker image's /app), optionally wrapped (`ip netns exec`); returns once it prints its URL. The sealing
+    /// key's folder comes from the environment, as the Docker image sets it, and is the one `addMember` used.
     func serve(_ arguments: [String], wrappedIn wrapper: [String] = []) async throws -> (ChildProcess, String) {
         let binary = try ServerProcess.executable().path
-        let server = try start("grain-stories", wrapper + [binary, "serve"] + arguments + ["--data", dataDirectory])
+        let server = try start(
+            "grain-stories", wrapper + [binary, "serve"] + arguments + ["--data", dataDirectory],
+            environment: ["GRAIN_STORIES_KEY_DIR": dataDirectory + "-keys"])
         let url = try await server.waitFor(#"grain-stories is serving on (\S+)"#)
         return (server, url)
     }
