@@ -104,6 +104,6 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport"],
-            exclude: ["Browser"]),
+            exclude: ["Browser", "Deployment"]),
     ]
 )
