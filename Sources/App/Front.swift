@@ -46,7 +46,7 @@ public struct Front: Sendable {
                     writer: dependencies.writer, work: WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue),
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, clock: dependencies.clock),
+                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             })

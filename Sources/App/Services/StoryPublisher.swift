@@ -37,6 +37,12 @@ struct StoryPublisher: Sendable {
         var crossPosted: Bool?
     }
 
+    /// The photo as it arrived: in memory (small, or from a test), or a file on disk.
+    enum Photo: Sendable {
+        case bytes([UInt8])
+        case file(String)
+    }
+
     /// Why a photo could not be posted, for the form to say.
     enum Refusal: Error {
         /// Every worker is busy and the queue is full.
@@ -50,13 +56,18 @@ struct StoryPublisher: Sendable {
     /// - Parameter credentials: asked for once the photo is processed, so a token is refreshed only for a photo
     ///   that can be posted, and concurrent uploads waiting on one refresh still reach the image queue spread out.
     func publish(
-        _ photo: [UInt8], choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
+        _ photo: Photo, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
         storyLink: (ATURI) -> String
     ) async throws -> Published {
         let processed: ProcessedImage
         do {
             let options = pipeline
-            processed = try await work.run { try ImagePipeline.process(photo, options: options) }
+            processed = try await work.run {
+                switch photo {
+                case .bytes(let bytes): try ImagePipeline.process(bytes, options: options)
+                case .file(let path): try ImagePipeline.process(fileAt: path, options: options)
+                }
+            }
         } catch is WorkerPool.Busy {
             throw Refusal.busy
         } catch let error as ImagingError {
