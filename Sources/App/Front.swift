@@ -17,8 +17,9 @@ public struct Front: Sendable {
     let pageDeadline: Duration
     let pageCache: PageCache
     let sessions: SessionStore
-    let seen: SeenMarks
+    let seen: SeenKeeper
     let credentials: SessionCredentials
+    let activity: ActivityCounts
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
@@ -31,9 +32,20 @@ public struct Front: Sendable {
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
         let credentials = SessionCredentials(sessions: sessions, servers: signIn)
         let clientAddress = dependencies.clientAddress
+        let writer = dependencies.writer
+        let clock = dependencies.clock
+        let labels = LabelPolicies(source: dependencies.stories, clock: clock)
+        let visibility = Visibility(labels: labels)
+        let keeper = SeenKeeper(
+            local: seen,
+            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { uris, session in
+                try await writer.markStoriesViewed(uris, as: try await credentials.credentials(for: session, now: clock()))
+            })
+        let activity = ActivityCounts()
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: seen, settings: settings, household: dependencies.household, errors: errors),
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer), settings: settings,
+                household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
                 limiter: RateLimiter(perMinute: settings.signInsPerMinute)),
@@ -43,10 +55,15 @@ public struct Front: Sendable {
                     writer: dependencies.writer, work: ImageWork(limit: settings.imageWorkers, queueLimit: settings.imageQueue),
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, clock: dependencies.clock),
+                storyOrigin: settings.canonicalOrigin, clock: dependencies.clock, canCrossPost: settings.canCrossPost, labels: labels),
+            social: SocialController(
+                pages: pages, credentials: credentials,
+                actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility), visibility: visibility,
+                activity: activity, errors: errors),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
-            })
+            },
+            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) })
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
@@ -55,8 +72,9 @@ public struct Front: Sendable {
         self.errors = errors
         pageCache = cache
         self.sessions = sessions
-        self.seen = seen
+        self.seen = keeper
         self.credentials = credentials
+        self.activity = activity
     }
 
     /// Adds every front route to `router`.
@@ -88,6 +106,7 @@ public struct Front: Sendable {
         var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
         chain.append(CSRFMiddleware())
+        if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
     }
 
@@ -96,13 +115,20 @@ public struct Front: Sendable {
 
     /// Writes what is kept in memory (seen marks) before the server stops.
     public func flush() throws {
-        try seen.flush()
+        try seen.local.flush()
+    }
+
+    /// Sends seen marks waiting for the upstream, then writes the front's own: what the server does as it stops.
+    public func drain() async throws {
+        await seen.upstream.flushAll()
+        try flush()
     }
 
     /// Forgets expired sessions, sign-ins in progress and seen marks; the composition root calls it on a timer.
     public func prune(now: UTCTime) throws {
         try sessions.prune(now: now.unixSeconds)
-        try seen.prune(now: now)
+        try seen.local.prune(now: now)
+        seen.upstream.prune(before: now.adding(seconds: -Double(SeenMarks.retention)))
     }
 }
 
@@ -132,13 +158,15 @@ public struct FrontDependencies: Sendable {
     public var placeNames: (any Geocoding)?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
+    /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
+    public var moderation: (any Moderation)?
 
     public init(
         pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime
+        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime, moderation: (any Moderation)? = nil
     ) {
         self.pages = pages
         self.dataDirectory = dataDirectory
@@ -153,6 +181,7 @@ public struct FrontDependencies: Sendable {
         self.placeNames = placeNames
         self.settings = settings
         self.clock = clock
+        self.moderation = moderation
     }
 }
 
@@ -186,6 +215,11 @@ public struct FrontSettings: Sendable {
     /// The configured public origin (`--public-url`), used for links that leave the site (the Bluesky post's link
     /// back); nil uses the origin the person posted from.
     public var canonicalOrigin: String?
+    /// Whether the create form offers "Post to Bluesky": only where the post can reach it (a remote hatk writes to
+    /// the member's own repository; the embedded household has no Bluesky).
+    public var canCrossPost = true
+    /// How long seen marks for an upstream with Grain's viewed state wait to be sent together (Grain: 30 s).
+    public var seenBatchDelay: Duration = .seconds(30)
 
     public init() {}
 }

@@ -61,6 +61,7 @@ public final class Application: Sendable {
             cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy)
 
         var household: (any HouseholdDirectory)?
+        var moderation: (any Moderation)?
         let stories: any StorySource
         let signIn: SignInServers.Server
         if let appview = configuration.appview {
@@ -84,6 +85,7 @@ public final class Application: Sendable {
                     return nil
                 })
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
+            authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             let behindProxy = configuration.behindTLSProxy
             authConfiguration.clientAddress = { $0.clientAddress(trustingForwardedFor: behindProxy) }
@@ -100,6 +102,7 @@ public final class Application: Sendable {
             household = EmbeddedHousehold(
                 backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
                 setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
+            moderation = EmbeddedModeration(store: backend.store)
             stories = EmbeddedStories(queries: backend.queries)
             signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata)
         }
@@ -114,6 +117,8 @@ public final class Application: Sendable {
         settings.imageQueue = configuration.imageQueue
         settings.uploadsPerMinute = configuration.uploadsPerMinute
         settings.canonicalOrigin = configuration.canonicalOrigin
+        // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
+        settings.canCrossPost = configuration.appview != nil
         let places = Self.geocoders(configuration)
         let behindProxy = configuration.behindTLSProxy
         front = try Front(
@@ -124,7 +129,7 @@ public final class Application: Sendable {
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
                 household: household, origins: origins.decide,
                 clientAddress: { $0.clientAddress(trustingForwardedFor: behindProxy) },
-                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock))
+                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock, moderation: moderation))
 
         var router = Router()
         router.use(SecurityHeaders())
@@ -163,14 +168,14 @@ public final class Application: Sendable {
     public func stop() async {
         maintenance.stop()
         await server.shutdown()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try await front.drain() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
     public func runUntilSignal() async {
         await server.runUntilSignal()
         maintenance.stop()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try await front.drain() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every

@@ -21,6 +21,11 @@ struct StoryWrites: Sendable {
     let storyOrigin: String?
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
+    /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
+    /// household has no Bluesky, so the form does not offer it.
+    let canCrossPost: Bool
+    /// Which of one's own stories show blurred on the delete step.
+    let labels: LabelPolicies
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -29,6 +34,7 @@ struct StoryWrites: Sendable {
         var csrf: String
         var handle: String
         var error: String?
+        var canCrossPost: Bool
     }
 
     func signInRedirect(next: String) -> Response {
@@ -43,7 +49,8 @@ struct StoryWrites: Sendable {
 
     func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
         try pages.render(
-            "create", title: "New story", model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error),
+            "create", title: "New story",
+            model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost),
             status: status, scripts: ["js/create.js"], form: true, context: context)
     }
 
@@ -67,7 +74,7 @@ struct StoryWrites: Sendable {
         }
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
-            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil)
+            labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         do {
@@ -147,7 +154,8 @@ struct StoryWrites: Sendable {
         else { return errors.notFound("This story does not exist, or it was already deleted.", context: context) }
         let model = DeleteModel(
             csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path, cancelHref: story.path,
-            imageURL: view.thumb, alt: "The story you are about to delete")
+            imageURL: StoryItem.thumb(view, decision: await labels.current().policy.resolve(view)),
+            alt: "The story you are about to delete")
         return try pages.render("delete", title: "Delete story", model: model, form: true, context: context)
     }
 
