@@ -16,12 +16,18 @@ extension StoryPages {
             return errors.json("Blocked", "You and \(actor) have blocked each other, or one of you has.", status: .notFound)
         }
         let stories = try await context.reader.stories(of: did)
-        guard
-            let data = AuthorStories.build(
-                stories, seen: try seen.state(for: context.viewer), viewer: context.viewer, from: context.query("from"),
-                now: context.now, filter: filter)
-        else { return errors.json("NotFound", "\(actor) has no stories from the last 24 hours.", status: .notFound) }
-        return json(data)
+        if let data = AuthorStories.build(
+            stories, seen: try seen.state(for: context.viewer), viewer: context.viewer, from: context.query("from"), now: context.now,
+            filter: filter)
+        {
+            return json(data)
+        }
+        // Someone with nothing to show (no live stories, or only hidden ones): the viewer skips them.
+        guard let profile = try await context.reader.profile(did.rawValue) else {
+            return errors.json("NotFound", "No one called \(actor) is here.", status: .notFound)
+        }
+        let tile = AuthorTile(profile: profile.profileView, storyCount: 0, href: SiteURL.profile(actor: profile.handle).path)
+        return json(AuthorStories(author: tile, items: [], start: 0))
     }
 
     /// `POST /api/seen` with `uri` and `csrf`: the script viewer's seen mark for a signed-in visitor. The time
