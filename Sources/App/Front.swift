@@ -58,7 +58,7 @@ public struct Front: Sendable {
                 storyOrigin: settings.canonicalOrigin, clock: dependencies.clock, canCrossPost: settings.canCrossPost, labels: labels),
             social: SocialController(
                 pages: pages, credentials: credentials,
-                actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility), visibility: visibility,
+                actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
                 activity: activity, errors: errors),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)

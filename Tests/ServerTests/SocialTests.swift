@@ -277,12 +277,13 @@ struct SocialTests {
         let standIn = try await anonymous.get(warned.image)
         #expect(standIn.status == 200)
 
+        let served = try await stories(anonymous, "maya.home.test").items.count
         let gore = try await maya.postMultipart(
             "/create", fields: [("csrf", try await csrf(maya)), ("labels", "gore")], file: ("photo", "g.jpg", "image/jpeg", jpeg))
-        let gorePath = try #require(gore.location)
-        #expect(try await anonymous.get(gorePath).status == 404, "gore is served to nobody")
-        #expect(try await maya.get(gorePath).status == 404, "not even its author")
-        #expect(try await anonymous.get(gorePath + "/preview.jpg").status == 404)
+        #expect(gore.location == "/create?posted=hidden", "the author is told where it went, not sent to a page that is not found")
+        #expect(try await maya.get("/create?posted=hidden").body.contains("Grain shows it to nobody, you included"))
+        #expect(try await stories(anonymous, "maya.home.test").items.count == served, "gore is served to nobody")
+        #expect(try await stories(maya, "maya.home.test").items.count == served, "not even its author")
     }
 
     @Test("the create form says what gore does, and offers Post to Bluesky only where the post can reach it")

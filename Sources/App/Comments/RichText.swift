@@ -72,6 +72,7 @@ enum RichText {
     /// `token` without trailing punctuation, and without a closing parenthesis that opens nowhere in it.
     static func trimmed(_ token: Substring) -> Substring {
         var token = token
+        if token.first == "(" { token = token.dropFirst() }
         while let last = token.last {
             if trailingPunctuation.contains(last) {
                 token = token.dropLast()
@@ -81,7 +82,6 @@ enum RichText {
                 break
             }
         }
-        if token.first == "(" { token = token.dropFirst() }
         return token
     }
 

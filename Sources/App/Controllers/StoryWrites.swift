@@ -35,6 +35,8 @@ struct StoryWrites: Sendable {
         var handle: String
         var error: String?
         var canCrossPost: Bool
+        /// After posting a story its labels hide from everyone: where it went, in words.
+        var postedHidden: String?
     }
 
     func signInRedirect(next: String) -> Response {
@@ -94,6 +96,10 @@ struct StoryWrites: Sendable {
             throw error
         }
         pageCache.removeAll()
+        // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
+        if await labels.current().policy.resolve(values: choices.labels).action == .hide {
+            return .redirect(to: SiteURL.create.with([("posted", "hidden")]))
+        }
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
         switch published.crossPosted {
         case nil: return .redirect(to: story.path)

@@ -9,6 +9,8 @@ struct SocialActions: Sendable {
     let writer: HatkClient
     let pageCache: PageCache
     let visibility: Visibility
+    /// The story's author has something new in their activity: their count is asked again.
+    let activity: ActivityCounts
 
     /// A comment the lexicon would refuse, in words for the form.
     struct CommentRefusal: Error, Equatable {
@@ -17,7 +19,7 @@ struct SocialActions: Sendable {
 
     /// Favourites `story`; returns the favourite's URI.
     func favorite(_ story: ATURI, now: UTCTime, as credentials: DPoPCredentials) async throws -> String {
-        defer { pageCache.removeAll() }
+        defer { changed(story) }
         return try await writer.favorite(story, createdAt: now.iso8601, as: credentials).uri
     }
 
@@ -47,7 +49,7 @@ struct SocialActions: Sendable {
                 facets.append(RichText.json(facet, mentionDID: nil))
             }
         }
-        defer { pageCache.removeAll() }
+        defer { changed(story) }
         return try await writer.comment(text, on: story, facets: facets, createdAt: now.iso8601, as: credentials).uri
     }
 
@@ -80,6 +82,12 @@ struct SocialActions: Sendable {
 
     func markNotificationsSeen(now: UTCTime, as credentials: DPoPCredentials) async throws {
         try await writer.markNotificationsSeen(at: now.iso8601, as: credentials)
+    }
+
+    /// After a favourite or comment on `story`: pages change, and so does its author's activity.
+    func changed(_ story: ATURI) {
+        pageCache.removeAll()
+        activity.forget(story.authority)
     }
 
     func changedRelationships(of viewer: String) {

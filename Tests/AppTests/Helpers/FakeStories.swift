@@ -34,6 +34,8 @@ final class FakeStories: StorySource, StoryReading {
         var viewed: [String: Set<String>] = [:]
         /// Methods answered like a hatk that lacks them (HTML instead of JSON).
         var unsupported: Set<String> = []
+        /// Leave muted and blocked authors out of `getStoryAuthors`, as hatk does; off, only the front filters.
+        var stripFiltered = true
     }
 
     let content = Mutex(Content())
@@ -131,7 +133,7 @@ final class FakeStories: StorySource, StoryReading {
             try check("getStoryAuthors")
             return fake.content.withLock { content in
                 // Like hatk: the strip leaves out authors the viewer muted or blocked (either way).
-                let hidden = viewer.flatMap { content.relationships[$0]?.hiddenAuthors } ?? []
+                let hidden = content.stripFiltered ? viewer.flatMap { content.relationships[$0]?.hiddenAuthors } ?? [] : []
                 return content.authors.filter { !hidden.contains($0.profile.did) }.map { author in
                     guard content.viewedState, let viewer else { return author }
                     var author = author

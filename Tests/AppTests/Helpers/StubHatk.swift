@@ -60,7 +60,9 @@ final class StubHatk: Sendable {
         switch nsid {
         case "dev.hatk.createRecord":
             let collection = body["collection"]?.stringValue ?? "x"
-            let uri = "at://did:plc:stubviewer/\(collection)/3kstub\(n)aaaaa"
+            // The harness's tokens are `at-<handle>`, its DIDs the handle's first letter 24 times.
+            let handle = (request.headers["Authorization"] ?? "").replacingOccurrences(of: "DPoP at-", with: "")
+            let uri = "at://did:plc:\(String(repeating: String(handle.prefix(1)), count: 24))/\(collection)/3kstub\(n)aaaaa"
             return Response.json(Array(#"{"uri":"\#(uri)","cid":"bafystub\#(n)"}"#.utf8))
         case "dev.hatk.createReport":
             return Response.json(
