@@ -85,6 +85,7 @@
     if (current.get(root)?.item === item) favState(root, item);
   }
 
+  let heartTimer = 0;
   document.addEventListener("story:doubletap", (e) => {
     const root = e.target, heart = $(root, "heart");
     if ($(root, "actions").hidden || !$(root, "fav-form")) return;
@@ -93,7 +94,8 @@
     heart.removeAttribute("data-on");
     void heart.offsetWidth; // restart the animation
     heart.dataset.on = "";
-    setTimeout(() => heart.removeAttribute("data-on"), 900);
+    clearTimeout(heartTimer);
+    heartTimer = setTimeout(() => heart.removeAttribute("data-on"), 900);
     favourite(root, true);
   }, true);
 
@@ -115,7 +117,13 @@
       if (s.external) a.rel = "nofollow ugc noopener noreferrer";
       text.append(a);
     }
-    li.append(head, text);
+    if (c.muted) {
+      // Someone the person muted: folded away, one tap to read.
+      const fold = document.createElement("details"), label = document.createElement("summary");
+      label.textContent = "A comment from someone you muted";
+      fold.append(label, text);
+      li.append(head, fold);
+    } else li.append(head, text);
     if (c.deleteHref) {
       const b = Object.assign(document.createElement("button"), { type: "button", className: "link-button", textContent: "Delete" });
       b.addEventListener("click", async () => {
@@ -237,6 +245,9 @@
       } catch (err) { say(root, err.message); }
     }
   });
+
+  // Whatever a dialog had folded open closes with it (an open fold would keep the viewer paused).
+  document.addEventListener("close", (e) => { for (const f of e.target.querySelectorAll("details[open]")) f.open = false; }, true);
 
   // An open menu closes with Escape, as dialogs do.
   document.addEventListener("keydown", (e) => {

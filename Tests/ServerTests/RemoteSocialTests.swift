@@ -35,7 +35,7 @@ struct RemoteSocialTests {
     }
 
     /// The upstream household (demo data) and a front that uses it as its remote hatk.
-    static func pair() async throws -> (upstream: LiveApp, front: LiveApp) {
+    static func pair(storySeconds: Double = 5) async throws -> (upstream: LiveApp, front: LiveApp) {
         let port = try freePort()
         let origin = "http://127.0.0.1:\(port)"
         let upstream = try await LiveApp(configure: { configuration in
@@ -43,7 +43,7 @@ struct RemoteSocialTests {
                 RegisteredClient(clientID: origin + "/oauth-client-metadata.json", redirectURIs: [origin + "/auth/callback"])
             ]
         })
-        let front = try await LiveApp(demo: false, appview: URL(string: upstream.base)!, port: port)
+        let front = try await LiveApp(demo: false, appview: URL(string: upstream.base)!, port: port, storySeconds: storySeconds)
         return (upstream, front)
     }
 

@@ -100,8 +100,14 @@ struct SocialController: Sendable {
         return (view, context.now.microseconds - created.microseconds <= 86_400_000_000)
     }
 
-    func commentItems(_ thread: CommentThreadOutput, story: ATURI, context: RequestContext) -> [CommentItem] {
-        thread.comments.map { CommentItem($0, viewer: context.viewer, story: story, now: context.now) }
+    /// The thread as shown: without authors blocked either way (hatk's thread may carry them), muted ones collapsed.
+    func commentItems(_ thread: CommentThreadOutput, story: ATURI, context: RequestContext) async -> [CommentItem] {
+        let relationships = await visibility.filter(for: context).relationships
+        return thread.comments.filter { !relationships.isBlocked($0.author.did) }.map { comment in
+            var item = CommentItem(comment, viewer: context.viewer, story: story, now: context.now)
+            item.muted = item.muted || relationships.muted.contains(comment.author.did)
+            return item
+        }
     }
 
     /// `GET /api/comments/<did>/<rkey>?cursor=`: a page of the thread for the viewer's panel.
@@ -114,7 +120,7 @@ struct SocialController: Sendable {
         let more = thread.cursor.map { SiteURL.commentsData(did: story.authority, rkey: story.rkey).with([("cursor", $0)]) }
         var response = Response.json(
             CommentsData(
-                comments: commentItems(thread, story: story, context: context), more: more,
+                comments: await commentItems(thread, story: story, context: context), more: more,
                 total: thread.totalCount ?? thread.comments.count, open: open))
         response.headers["Cache-Control"] = "no-store"
         return response
@@ -135,7 +141,7 @@ struct SocialController: Sendable {
         let decision = await visibility.filter(for: context).decision(view)
         let model = CommentsPageModel(
             storyHref: SiteURL.story(did: story.authority, rkey: story.rkey).path, thumb: StoryItem.thumb(view, decision: decision),
-            thumbAlt: "The story", author: view.creator.name, comments: commentItems(thread, story: story, context: context),
+            thumbAlt: "The story", author: view.creator.name, comments: await commentItems(thread, story: story, context: context),
             moreHref: thread.cursor.map { here.with([("cursor", $0)]) }, total: thread.totalCount ?? thread.comments.count, open: open,
             signedIn: context.viewer != nil, loginHref: SiteURL.login.with([("next", here.path)]), action: here.path,
             csrf: context.session == nil ? nil : context.csrf.value, text: text, error: error)

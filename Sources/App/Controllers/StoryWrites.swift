@@ -46,14 +46,19 @@ struct StoryWrites: Sendable {
     /// `GET /create`.
     func createForm(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        return try form(context, session, error: nil)
+        let hidden = context.query("posted") == "hidden"
+        return try form(
+            context, session, error: nil,
+            postedHidden: hidden ? "Your story is posted, but its label hides it: Grain shows it to nobody, you included." : nil)
     }
 
-    func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
-        try pages.render(
-            "create", title: "New story",
-            model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost),
-            status: status, scripts: ["js/create.js"], form: true, context: context)
+    func form(
+        _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok, postedHidden: String? = nil
+    ) throws -> Response {
+        let model = CreateModel(
+            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, postedHidden: postedHidden)
+        return try pages.render(
+            "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
