@@ -118,10 +118,9 @@ public struct Front: Sendable {
         try seen.local.flush()
     }
 
-    /// Sends seen marks waiting for the upstream, then writes the front's own: what the server does as it stops.
-    public func drain() async throws {
+    /// Sends the seen marks waiting for the upstream (`markStoriesViewed`) now: the server calls it as it stops.
+    public func sendWaitingMarks() async {
         await seen.upstream.flushAll()
-        try flush()
     }
 
     /// Forgets expired sessions, sign-ins in progress and seen marks; the composition root calls it on a timer.

@@ -47,6 +47,15 @@ public final class Application: Sendable {
             contentSources.formActions = [origin]
             if appview.scheme == "http" { contentSources.images.append(origin) }
         }
+        // The sign-in page's form is answered with a redirect to a registered client's callback, which Chromium checks
+        // against form-action too: exactly those origins.
+        for client in configuration.registeredClients {
+            for uri in client.redirectURIs {
+                if let url = URL(string: uri), let origin = Self.origin(of: url), !contentSources.formActions.contains(origin) {
+                    contentSources.formActions.append(origin)
+                }
+            }
+        }
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
         let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
@@ -167,15 +176,20 @@ public final class Application: Sendable {
     /// Stops serving, then writes what the front keeps in memory.
     public func stop() async {
         maintenance.stop()
+        // Seen marks waiting for the upstream go first: the embedded backend is reached through this very server.
+        await front.sendWaitingMarks()
         await server.shutdown()
-        do { try await front.drain() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
     public func runUntilSignal() async {
         await server.runUntilSignal()
         maintenance.stop()
-        do { try await front.drain() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        // The server has stopped: marks for a remote hatk still go; the embedded backend's (reached through this
+        // server) are lost if any wait, at most the last 30 seconds' worth.
+        await front.sendWaitingMarks()
+        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every
