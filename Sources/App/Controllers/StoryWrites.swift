@@ -37,6 +37,8 @@ struct StoryWrites: Sendable {
         var canCrossPost: Bool
         /// After posting a story its labels hide from everyone: where it went, in words.
         var postedHidden: String?
+        /// And how to take it back: it shows nowhere, so nowhere else offers Delete.
+        var hiddenDeleteHref: String?
     }
 
     func signInRedirect(next: String) -> Response {
@@ -47,18 +49,27 @@ struct StoryWrites: Sendable {
     func createForm(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
         let hidden = context.query("posted") == "hidden"
-        return try form(
-            context, session, error: nil,
-            postedHidden: hidden ? "Your story is posted, but its label hides it: Grain shows it to nobody, you included." : nil)
+        var model = model(context, session, error: nil)
+        if hidden {
+            model.postedHidden = "Your story is posted, but its label hides it: Grain shows it to nobody, you included."
+            model.hiddenDeleteHref = context.query("story").flatMap { RecordKey.isValid($0) ? $0 : nil }.map {
+                SiteURL.deleteStory(did: session.did, rkey: $0).with([("hidden", "1")])
+            }
+        }
+        return try render(model, context)
     }
 
-    func form(
-        _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok, postedHidden: String? = nil
-    ) throws -> Response {
-        let model = CreateModel(
-            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, postedHidden: postedHidden)
-        return try pages.render(
+    func model(_ context: RequestContext, _ session: BrowserSession, error: String?) -> CreateModel {
+        CreateModel(csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost)
+    }
+
+    func render(_ model: CreateModel, _ context: RequestContext, status: HTTPStatus = .ok) throws -> Response {
+        try pages.render(
             "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
+    }
+
+    func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
+        try render(model(context, session, error: error), context, status: status)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
@@ -103,7 +114,7 @@ struct StoryWrites: Sendable {
         pageCache.removeAll()
         // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
         if await labels.current().policy.resolve(values: choices.labels).action == .hide {
-            return .redirect(to: SiteURL.create.with([("posted", "hidden")]))
+            return .redirect(to: SiteURL.create.with([("posted", "hidden"), ("story", published.uri.rkey)]))
         }
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
         switch published.crossPosted {
@@ -149,7 +160,8 @@ struct StoryWrites: Sendable {
         var csrf: String
         var action: String
         var cancelHref: String
-        var imageURL: String
+        /// nil for a story nobody is shown (its labels hide it): there is nothing to picture.
+        var imageURL: String?
         var alt: String
     }
 
@@ -160,13 +172,20 @@ struct StoryWrites: Sendable {
         let story = SiteURL.story(did: did, rkey: rkey)
         guard let session = context.session else { return signInRedirect(next: story.path) }
         guard session.did == did else { throw HTTPError(.forbidden, "You can only delete your own stories.") }
-        guard let parsed = DID.parse(did), RecordKey.isValid(rkey),
-            let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
-        else { return errors.notFound("This story does not exist, or it was already deleted.", context: context) }
+        guard let parsed = DID.parse(did), RecordKey.isValid(rkey) else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
+        // A story no query serves (its labels hide it) can still be deleted by its author, from the link the create
+        // form gave them; it is pictured nowhere, here included.
+        guard view != nil || context.query("hidden") == "1" else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let policy = await labels.current().policy
         let model = DeleteModel(
-            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path, cancelHref: story.path,
-            imageURL: StoryItem.thumb(view, decision: await labels.current().policy.resolve(view)),
-            alt: "The story you are about to delete")
+            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path,
+            cancelHref: view == nil ? SiteURL.home.path : story.path,
+            imageURL: view.map { StoryItem.thumb($0, decision: policy.resolve($0)) }, alt: "The story you are about to delete")
         return try pages.render("delete", title: "Delete story", model: model, form: true, context: context)
     }
 
