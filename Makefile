@@ -6,9 +6,11 @@ PORT ?= 8080
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip
-TEST_PACKAGES := curl python3-pip chromium chromium-driver
-BENCH_PACKAGES := wrk nginx-light curl
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
+	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev
+TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
+	libnss3-tools caddy
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -18,16 +20,21 @@ DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
 # HTTP against nginx, 50 uploads at once, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
-bench: deps bench-deps demo-photos places-data release
+bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
+	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
+
+# The upload pipeline alone against pyvips and Pillow (RUNS=7 by default).
+bench-imaging: deps bench-deps bench-python demo-photos release
+	bash Tests/Benchmarks/imaging.sh
 
 # The soak alone: steady load while RSS and open descriptors are watched.
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
+.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
@@ -74,6 +81,11 @@ test-python:
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))
+
+# The imaging benchmark's peers: libvips 8.18 through pyvips (its binary wheel), Pillow with pillow-heif for HEIC.
+bench-python:
+	@$(PYTHON) -c "import pyvips, PIL, pillow_heif" 2>/dev/null || \
+		$(PYTHON) -m pip install --quiet "pyvips>=3,<4" "pyvips-binary>=8.18,<8.19" "pillow>=11" "pillow-heif>=1,<2"
 
 demo-photos: $(DEMO_PHOTOS)/.complete
 

@@ -27,7 +27,7 @@
     body.append("csrf", csrf);
     body.append("photo", file.slice(0, 1024 * 1024), "head");
     try {
-      const answer = await fetch("/create/inspect", { method: "POST", body, credentials: "same-origin" });
+      const answer = await fetch("/api/inspect", { method: "POST", body, credentials: "same-origin" });
       if (!answer.ok) return;
       const info = await answer.json();
       if (info.located) {

@@ -6,6 +6,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Outbound
+import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a
 /// `StorySource`, writes through a hatk client with the visitor's DPoP credentials, and keeps each visitor's
@@ -20,6 +21,8 @@ public struct Front: Sendable {
     let seen: SeenKeeper
     let credentials: SessionCredentials
     let activity: ActivityCounts
+    /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
+    let uploads: String
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
@@ -42,9 +45,11 @@ public struct Front: Sendable {
                 try await writer.markStoriesViewed(uris, as: try await credentials.credentials(for: session, now: clock()))
             })
         let activity = ActivityCounts()
+        // One pool for every image the front makes: uploads and previews share the machine's cores.
+        let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer), settings: settings,
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
@@ -52,10 +57,11 @@ public struct Front: Sendable {
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
-                    writer: dependencies.writer, work: ImageWork(limit: settings.imageWorkers, queueLimit: settings.imageQueue),
+                    writer: dependencies.writer, work: images,
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, clock: dependencies.clock, canCrossPost: settings.canCrossPost, labels: labels),
+                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
+                canCrossPost: settings.canCrossPost, labels: labels),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
@@ -75,28 +81,73 @@ public struct Front: Sendable {
         self.seen = keeper
         self.credentials = credentials
         self.activity = activity
+        uploads = dependencies.dataDirectory + "/uploads"
     }
 
-    /// Adds every front route to `router`.
+    /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
+    /// JSON under `/api`, whose errors are JSON.
     public func register(on router: inout Router) {
-        for route in routes {
-            let handler = middleware(for: route).wrapping(route.handler)
-            let respond: Handler = { [builder, errors, pageCache] request in
-                let context: RequestContext
-                switch try builder.context(for: request, route: route) {
-                case .answered(let response): return response
-                case .ready(let ready): context = ready
-                }
-                do {
-                    guard route.cached, context.session == nil else { return try await handler(context) }
-                    return try await pageCache.page(PageCache.key(origin: context.origin, request: request)) {
-                        try await handler(context)
-                    }
-                } catch let error as HTTPError {
-                    return errors.render(error, group: route.group, context: context)
-                }
+        router.errorResponder = { [errors] error, _ in errors.render(error, group: .pages, context: nil) }
+        // Cached pages go out from the server thread without a task; the rest take the full path.
+        router.immediateResponder = { [self] request in cachedPage(request) }
+        router.group("/api") { api in
+            api.errorResponder = { [errors] error, _ in errors.render(error, group: .api, context: nil) }
+            api.immediateResponder = { [self] request in cachedPage(request) }
+            for route in routes where route.group == .api { add(route, to: &api) }
+        }
+        for route in routes where route.group == .pages { add(route, to: &router) }
+    }
+
+    func add(_ route: Route, to registry: inout some RouteRegistry) {
+        let handler = middleware(for: route).wrapping(route.handler)
+        let respond: Handler = { [self, builder, errors, pageCache] request in
+            let context: RequestContext
+            switch try builder.context(for: request, route: route) {
+            case .answered(let response): return response
+            case .ready(let ready): context = ready
             }
-            router.on(route.method, route.kind.pattern, bodyLimit: route.bodyLimit, respond)
+            do {
+                guard route.cached, route.method == .get else { return try await handler(context) }
+                let key = PageCache.key(request, visitor: visitorKey(context.session))
+                return try await pageCache.page(key) { try await handler(context) }
+            } catch let error as HTTPError {
+                return errors.render(error, group: route.group, context: context)
+            }
+        }
+        let options = RouteOptions(
+            bodyLimit: route.bodyLimit, bodyStorage: route.bodyOnDisk ? .temporaryFile(directory: uploads) : .memory,
+            admission: route.requiresSession ? sessionAdmission : nil)
+        registry.on(route.method, route.kind.pattern, options: options, respond)
+    }
+
+    /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks.
+    func visitorKey(_ session: BrowserSession?) -> String? {
+        session.map { $0.idHash + "#" + String(seen.version(for: $0.did)) }
+    }
+
+    /// The fast path: a page the cache holds for exactly this request and visitor, or nil. Quick and never blocks:
+    /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
+    func cachedPage(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let cookies = request.cookies
+        var session: BrowserSession?
+        for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
+            guard let id = cookies[name], !id.isEmpty else { continue }
+            guard let cached = sessions.cachedSession(id: id, now: UTCTime.now.unixSeconds) else { return nil }
+            session = cached
+        }
+        return pageCache.peek(PageCache.key(request, visitor: visitorKey(session)))
+    }
+
+    /// Refuses a request whose cookies name no live session, from its head alone.
+    var sessionAdmission: AdmissionCheck {
+        { [sessions] head in
+            let cookies = head.cookies
+            let now = UTCTime.now.unixSeconds
+            for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
+                if let id = cookies[name], !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
+            }
+            return HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
         }
     }
 
@@ -147,7 +198,8 @@ public struct FrontDependencies: Sendable {
     public var signIn: SignInServers.Configuration
     /// Account administration of the embedded household; nil against a remote hatk.
     public var household: (any HouseholdDirectory)?
-    /// The origin each request was sent to (from the Host header, checked against what is ours).
+    /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
+    /// `OriginPolicy.origin(of:)`.
     public var origins: @Sendable (Request) -> OriginDecision
     /// The address per-client limits count against (the socket peer, or what a trusted proxy reports).
     public var clientAddress: @Sendable (Request) -> String?
@@ -182,16 +234,6 @@ public struct FrontDependencies: Sendable {
         self.clock = clock
         self.moderation = moderation
     }
-}
-
-/// How the origin policy judged a request's Host.
-public enum OriginDecision: Sendable, Equatable {
-    /// One of ours: `http://box.local:8080`.
-    case accepted(String)
-    /// One of ours, but a canonical origin is configured and this is not it: go there instead.
-    case notCanonical(canonical: String)
-    /// Not a name or address of ours (a hostile or mistyped Host): never used to build anything.
-    case refused
 }
 
 /// The front's tunable behaviour, all plain values.

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Synchronization
+import Workers
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
 /// ES256 access tokens bound to the client's DPoP key, rotating refresh tokens. It also checks those tokens on
@@ -21,14 +22,15 @@ public final class AuthServer: Sendable {
     let clock: @Sendable () -> UTCTime
     let renderSignIn: @Sendable (SignInPage) -> Response
     /// Nil unless nonces are required (hatk issues none).
-    let nonces: Mutex<DPoPNonces?>
+    let nonces: Mutex<IssuedNonces?>
     let throttle: Mutex<SignInThrottle>
     /// Pushed requests per client address and minute.
     let parLimiter: Mutex<WindowCounts>
     /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
     let decoyHash = Mutex<String?>(nil)
     /// Where every password hash of a sign-in is computed.
-    let passwordWork: PasswordWork
+    /// Password hashing, off the shared pool.
+    let passwordWork: WorkerPool
 
     /// Opens (creating) `<dataDirectory>/auth.sqlite`. The ES256 token-signing key is generated once and stored
     /// sealed with `sealingKey` (AES-256-GCM); password hashes (scrypt) live in the same file.
@@ -59,10 +61,10 @@ public final class AuthServer: Sendable {
         self.clock = clock
         self.renderSignIn = renderSignIn
         let now = clock().seconds
-        nonces = Mutex(configuration.requireDPoPNonce ? DPoPNonces(now: now, make: Self.makeNonce) : nil)
+        nonces = Mutex(configuration.requireDPoPNonce ? IssuedNonces(now: now, make: Self.makeNonce) : nil)
         throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
-        passwordWork = PasswordWork(workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
+        passwordWork = WorkerPool(label: "passwords", workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit)
     }
 
     /// The serialized origin of `url` when it is one of ours, else nil.
@@ -79,20 +81,32 @@ public final class AuthServer: Sendable {
     /// Adds the OAuth endpoints: the two metadata documents, JWKS, PAR, authorize (GET and POST), token and
     /// revocation, with CORS preflight answers for the endpoints clients call from scripts.
     public func register(on router: inout Router) {
-        router.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
-        router.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
-        router.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
-        let limit = Self.maxBodyBytes
-        router.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
-        router.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
-        router.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
-        router.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
-        router.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
-        for path in [
-            "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource", "/oauth/jwks",
-            "/oauth/par", "/oauth/token", "/oauth/revoke",
-        ] {
-            router.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+        // Errors the router raises itself (unknown path, body too large) in the OAuth error shape.
+        let oauthErrors: ErrorResponder = { [self] error, _ in
+            let code = error.status == .payloadTooLarge || error.status == .notFound ? "invalid_request" : "server_error"
+            let message = error.message.isEmpty ? error.status.reasonPhrase : error.message
+            return finish(Response.json(["error": code, "error_description": message], status: error.status))
+        }
+        router.group("/.well-known") { wellKnown in
+            wellKnown.errorResponder = oauthErrors
+            wellKnown.on(.get, "/.well-known/oauth-authorization-server") { [self] request in metadataResponse(request) }
+            wellKnown.on(.get, "/.well-known/oauth-protected-resource") { [self] request in protectedResourceResponse(request) }
+            for path in ["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource"] {
+                wellKnown.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+            }
+        }
+        router.group("/oauth") { oauth in
+            oauth.errorResponder = oauthErrors
+            oauth.on(.get, "/oauth/jwks") { [self] _ in jwksResponse() }
+            let limit = Self.maxBodyBytes
+            oauth.on(.post, "/oauth/par", bodyLimit: limit) { [self] request in finish(pushedAuthorization(request)) }
+            oauth.on(.get, "/oauth/authorize") { [self] request in authorizePage(request) }
+            oauth.on(.post, "/oauth/authorize", bodyLimit: limit) { [self] request in await signIn(request) }
+            oauth.on(.post, "/oauth/token", bodyLimit: limit) { [self] request in finish(token(request)) }
+            oauth.on(.post, "/oauth/revoke", bodyLimit: limit) { [self] request in finish(revoke(request)) }
+            for path in ["/oauth/jwks", "/oauth/par", "/oauth/token", "/oauth/revoke"] {
+                oauth.on(.options, path) { [self] _ in finish(Response(status: .ok)) }
+            }
         }
     }
 

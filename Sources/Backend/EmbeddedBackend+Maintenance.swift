@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import Workers
 
 /// Housekeeping without a timer of its own: the composition root calls ``EmbeddedBackend/collectGarbage()`` every
 /// few minutes (and tests call it with a moved clock).
@@ -27,7 +28,7 @@ extension EmbeddedBackend {
         report.orphanUploads = rows
         let (blobs, store) = (blobs, store)
         // On the blob queue, so no upload is between writing its files and recording its row.
-        report.filesRemoved = try await blobQueue.run(counted: false) {
+        report.filesRemoved = try await blobQueue.run(mandatory: true) {
             let owned = try store.ownedBlobCIDs()
             var removed = 0
             for cid in blobs.storedCIDs() where !owned.contains(cid) {

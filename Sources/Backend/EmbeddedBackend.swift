@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Lexicon
 import Synchronization
+import Workers
 
 /// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
 /// household accounts on SQLite and the data directory. Browsers and remote clients reach it over HTTP; the
@@ -10,7 +11,8 @@ import Synchronization
 public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
-    let blobQueue = BlobQueue()
+    /// Blob stores one at a time off the shared pool (decoding for the variants, three fsyncs); 32 may wait.
+    let blobQueue = WorkerPool(label: "blob-writes", workers: 1, queueLimit: 31)
     let clock: @Sendable () -> UTCTime
     /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
     let origin: @Sendable (Request) -> String?
@@ -51,21 +53,37 @@ public final class EmbeddedBackend: Sendable {
         return base.hasSuffix("/") ? String(base.dropLast()) : base
     }
 
-    /// Adds the backend's paths (`/xrpc/…`, `/img/…`) to a router.
+    /// Adds the backend's paths to a router, each prefix a group whose errors take hatk's `{"error"}` shape:
+    /// `/xrpc/…` and `/img/…`.
     public func register(on router: inout Router) {
-        router.on(.get, "/xrpc/:nsid") { [self] request in
-            try await self.query(request)
+        router.group("/xrpc") { xrpc in
+            xrpc.errorResponder = { error, _ in XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message) }
+            xrpc.on(.get, "/xrpc/:nsid") { [self] request in
+                try await self.query(request)
+            }
+            // Room for the largest blob plus a little: the limit is enforced while the body streams in, and a
+            // write without credentials is refused before any of it is read.
+            xrpc.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024, admission: Self.requireCredentials) { [self] request in
+                try await self.procedure(request)
+            }
+            xrpc.on(.options, "/xrpc/:nsid") { _ in
+                Response(status: .ok, headers: XRPC.corsHeaders)
+            }
         }
-        // Room for the largest blob plus a little: the limit is enforced while the body streams in.
-        router.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024) { [self] request in
-            try await self.procedure(request)
+        router.group("/img") { images in
+            images.errorResponder = { error, _ in XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message) }
+            images.on(.get, "/img/:preset/:did/:cid") { [self] request in
+                try self.image(request)
+            }
         }
-        router.on(.options, "/xrpc/:nsid") { _ in
-            Response(status: .ok, headers: XRPC.corsHeaders)
+    }
+
+    /// Every XRPC procedure needs `Authorization: DPoP <token>`: without one, hatk's 401 at once, body unread.
+    static let requireCredentials: AdmissionCheck = { head in
+        guard let authorization = head.headers["Authorization"], authorization.lowercased().hasPrefix("dpop ") else {
+            return HTTPError(.unauthorized, "Authentication required")
         }
-        router.on(.get, "/img/:preset/:did/:cid") { [self] request in
-            try self.image(request)
-        }
+        return nil
     }
 }
 

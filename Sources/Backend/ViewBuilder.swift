@@ -45,7 +45,7 @@ struct ViewBuilder: Sendable {
                 view.locationDisplay = LocationDisplay.format(location: view.location, address: view.address)
             }
             let created = UTCTime(iso8601: stored.createdAt) ?? now
-            view.expired = now.microseconds - created.microseconds > Int64(BackendStore.storyLifetime * 1_000_000)
+            view.expired = StoryRecord.isExpired(createdAt: created, now: now)
             view.commentCount = row.commentCount
             viewer.fav = row.favorite
         }

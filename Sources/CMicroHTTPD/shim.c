@@ -16,7 +16,7 @@ struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_config *config,
                                      cmhd_uri_logger uri_logger,
                                      MHD_NotifyConnectionCallback notify_connection,
                                      void *cls) {
-    struct MHD_OptionItem options[11];
+    struct MHD_OptionItem options[10];
     size_t count = 0;
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, config->listen_fd, NULL};
     if (config->thread_pool_size > 1) {
@@ -24,10 +24,6 @@ struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_config *config,
     }
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL};
-    if (config->per_ip_connection_limit > 0) {
-        options[count++] =
-            (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL};
-    }
     options[count++] =
         (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL};
     // Options taking two pointers carry the function in `value` and its closure in `ptr_value`.
@@ -101,24 +97,9 @@ int cmhd_fd_is_open(int fd) {
     return fcntl(fd, F_GETFD) != -1;
 }
 
-int cmhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+const struct sockaddr *cmhd_connection_sockaddr(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL) {
-        return -1;
-    }
-    const struct sockaddr *address = info->client_addr;
-    if (address->sa_family == AF_INET) {
-        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
-        return inet_ntop(AF_INET, &v4->sin_addr, buffer, (socklen_t)size) ? 0 : -1;
-    }
-    if (address->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
-        if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
-            return inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], buffer, (socklen_t)size) ? 0 : -1;
-        }
-        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)size) ? 0 : -1;
-    }
-    return -1;
+    return info == NULL ? NULL : info->client_addr;
 }
 
 int cmhd_connection_fd(struct MHD_Connection *connection) {

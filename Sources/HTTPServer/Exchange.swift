@@ -12,9 +12,10 @@ final class Exchange: Sendable {
     enum Phase: Sendable {
         /// Created from the request line; the access handler has not been called yet.
         case new
-        /// Collecting the body into memory, up to `limit`.
+        /// Collecting the body into memory or its temporary file, up to `limit`.
         case receiving
-        /// The body passed the limit: bytes are dropped (up to an allowance) until the request ends, then 413.
+        /// The body passed the limit (or could not be stored): bytes are dropped (up to an allowance) until the
+        /// request ends, then `refusal` is answered.
         case discarding
         /// The handler task owns the request; the connection is suspended until it stores a response.
         case running
@@ -27,7 +28,17 @@ final class Exchange: Sendable {
         var method = HTTPMethod.get
         var limit = 0
         var body: [UInt8] = []
+        /// The body's file, for routes that stream to disk; removed by `releaseBody()`.
+        var file: TemporaryBody?
+        /// Body bytes received so far, in memory or on disk.
+        var received = 0
         var discarded = 0
+        /// How much of a discarded body is read before the connection is closed instead of answered.
+        var discardAllowance = 0
+        /// What a discarded body is answered with once it ends (set when discarding begins).
+        var refusal: HTTPStatus?
+        /// The connection's watch entry while a body arrives, for the minimum-rate check.
+        var watched: ConnectionWatch.Watched?
         var response: Response?
         var connection: ConnectionHandle?
         var task: Task<Void, Never>?
@@ -54,6 +65,29 @@ final class Exchange: Sendable {
         if abandoned {
             task.cancel()
         }
+    }
+
+    /// Drops the body: memory freed, temporary file closed and deleted. Called when the handler has returned; `end()`
+    /// does it again when MHD reports the request over.
+    func releaseBody() {
+        let file = state.withLock { state in
+            state.body = []
+            defer { state.file = nil }
+            return state.file
+        }
+        file?.remove()
+    }
+
+    /// MHD reports the request over, whichever way it ended: the body goes (if `releaseBody()` has not taken it yet),
+    /// and the answer is whether a handler's response was counted as awaiting its send. One lock, on every request.
+    func end() -> Bool {
+        let (awaitsSend, file) = state.withLock { state in
+            state.body = []
+            defer { state.file = nil }
+            return (state.awaitsSend, state.file)
+        }
+        file?.remove()
+        return awaitsSend
     }
 
     func abandon() {

@@ -2,8 +2,11 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 
-/// An HTTP/1.1 server on libmicrohttpd. Request bodies are collected (bounded by the route's limit), then the
-/// connection is suspended while the router runs in a Swift task, so slow handlers never hold a server thread.
+/// An HTTP/1.1 server on libmicrohttpd. Request bodies are collected in memory or streamed to a temporary file, as
+/// the route chose, bounded by the route's limit and after its admission check; then the connection is suspended
+/// while the router runs in a Swift task, so slow handlers never hold a server thread. Connections are limited per
+/// client (trusted proxies exempt), request heads and bodies have deadlines, and forwarding headers are believed only
+/// from trusted proxies (see `ServerConfiguration`).
 public final class HTTPServer: Sendable {
     let core: ServerCore
 

@@ -7,8 +7,10 @@ enum MHDResponse {
     private static let managedHeaders: Set<String> = ["content-length", "date", "transfer-encoding"]
 
     /// Queues `response` on `connection`, returning MHD's verdict.
-    static func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+    /// - Parameter defaults: headers every response carries unless it sets its own (the server's baseline).
+    static func queue(_ response: Response, on connection: OpaquePointer, defaults: HTTPHeaders = [:]) -> MHD_Result {
         var response = response
+        for (name, value) in defaults where response.headers[name] == nil { response.headers[name] = value }
         guard let handle = make(&response) else {
             return .NO
         }

@@ -1,35 +1,58 @@
-import Foundation
+extension RequestHeadFields {
+    /// Whether the socket peer is one of the trusted proxies, so its forwarding headers are believed.
+    public var peerIsTrustedProxy: Bool {
+        guard let peer = remoteAddress.flatMap({ IPAddress($0) }) else { return false }
+        return trustedProxies.contains(peer)
+    }
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-extension Request {
-    /// The client address that per-client limits (sign-in attempts, uploads) count against.
+    /// The client address that per-client limits (sign-in attempts, uploads) count against, in canonical form
+    /// (`2001:db8::1`, never `2001:0db8:0::1`, so one client cannot pass for several by respelling its address).
     ///
-    /// Directly on the network it is the socket peer. Behind a reverse proxy every request comes from the proxy,
-    /// so the proxy's record is used instead: the last `X-Forwarded-For` hop, which the proxy appended itself.
-    /// Earlier hops are whatever the client sent and are never trusted. A last hop that is not a numeric IP
-    /// address falls back to the peer, which lumps such requests together: the stricter side.
-    /// - Parameter trustingForwardedFor: true only when a proxy we run sits in front (`--behind-tls-proxy`).
+    /// A peer that is not a trusted proxy is the client, whatever it writes in `X-Forwarded-For`. Behind trusted
+    /// proxies the `X-Forwarded-For` list (every header line, in order) is read from the right: each proxy appends
+    /// the address it saw, so the right-most entry that is not itself a trusted proxy is the client. Entries to its
+    /// left are whatever the client sent and are never used. A hop that is not a numeric address stops the walk at
+    /// the last address a trusted proxy vouched for (the peer itself when that is the right-most entry), which lumps
+    /// such requests together: the stricter side.
     /// - Returns: a numeric IPv4 or IPv6 address, or nil when the server could not tell.
-    public func clientAddress(trustingForwardedFor: Bool) -> String? {
-        if trustingForwardedFor, let hop = lastForwardedHop, Self.isNumericAddress(hop) { return hop }
-        return remoteAddress
+    public var clientAddress: String? {
+        guard let text = remoteAddress else { return nil }
+        guard let peer = IPAddress(text) else { return text }
+        guard trustedProxies.contains(peer) else { return peer.description }
+        var client = peer
+        for hop in forwardedList("X-Forwarded-For").reversed() {
+            guard let address = IPAddress(hop) else { break }
+            client = address
+            if !trustedProxies.contains(address) { break }
+        }
+        return client.description
     }
 
-    /// The last entry of the `X-Forwarded-For` list, across repeated header lines.
-    var lastForwardedHop: String? {
-        guard let last = headers.values("X-Forwarded-For").last,
-            let hop = last.split(separator: ",", omittingEmptySubsequences: false).last
-        else { return nil }
-        let trimmed = hop.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? nil : trimmed
+    /// `X-Forwarded-Proto` (`https` or `http`, lowercased) when a trusted proxy sent it: its right-most entry, the
+    /// one the nearest proxy wrote. Nil from any other peer.
+    public var forwardedProto: String? {
+        guard peerIsTrustedProxy, let last = forwardedList("X-Forwarded-Proto").last else { return nil }
+        let proto = last.lowercased()
+        return proto == "https" || proto == "http" ? proto : nil
     }
 
-    static func isNumericAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    /// `X-Forwarded-Host` when a trusted proxy sent it: its right-most entry, unvalidated (`OriginPolicy` decides
+    /// whether it names us). Nil from any other peer.
+    public var forwardedHost: String? {
+        guard peerIsTrustedProxy else { return nil }
+        return forwardedList("X-Forwarded-Host").last
+    }
+
+    /// The comma-separated entries of every `name` header line, in order, trimmed; empty entries are kept so that
+    /// a trailing comma is seen as a hop that is not an address.
+    func forwardedList(_ name: String) -> [String] {
+        let lines = headers.values(name)
+        guard !lines.isEmpty else { return [] }
+        // Cut at the ASCII comma by byte, as the cookie parser does, so a combining mark cannot hide one.
+        return lines.flatMap { line in
+            line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+                String(Substring(Substring.trimmed($0)))
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-extension Request {
+extension RequestHeadFields {
     /// Cookies from every `Cookie` header. Pairs without `=`, with an empty or invalid name, or with control
     /// characters are skipped; surrounding double quotes are removed. When a name repeats, the first value wins
     /// (browsers send the most specific path first).

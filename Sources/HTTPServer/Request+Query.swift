@@ -1,4 +1,4 @@
-extension Request {
+extension RequestHeadFields {
     /// The query's `name=value` pairs in order, decoded with `+` as space. Malformed escapes are kept literally,
     /// empty pairs are skipped, and a pair without `=` has the value `""`.
     public var queryItems: [(name: String, value: String)] {

@@ -1,5 +1,5 @@
 /// A parsed route pattern such as `/profile/:actor/story/:rkey` or `/static/*path`.
-struct RoutePattern: Sendable {
+struct RoutePattern: Sendable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
@@ -7,6 +7,8 @@ struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The pattern as registered.
+    let description: String
 
     /// How specific a match is at each segment; literals beat parameters, which beat a rest match.
     var specificity: [Int] {
@@ -20,6 +22,7 @@ struct RoutePattern: Sendable {
     }
 
     init(_ pattern: String) {
+        description = pattern
         let parts = Self.split(pattern)
         segments = parts.enumerated().map { index, part in
             if part.hasPrefix(":"), part.count > 1 {
@@ -31,6 +34,12 @@ struct RoutePattern: Sendable {
             }
             return .literal(String(part))
         }
+    }
+
+    /// Whether every path this pattern matches starts with the literal segments `prefix` (a group's prefix).
+    func lies(under prefix: [Substring]) -> Bool {
+        guard prefix.count <= segments.count else { return false }
+        return zip(prefix, segments).allSatisfy { part, segment in segment == .literal(String(part)) }
     }
 
     /// The parameters captured when `pathSegments` matches, or `nil`.

@@ -1,126 +1,121 @@
-/// Maps method and path to handlers, runs middleware, and turns errors into responses.
-public struct Router: Sendable {
-    struct Route: Sendable {
-        let method: HTTPMethod
-        let pattern: RoutePattern
-        let bodyLimit: Int?
-        let handler: Handler
-    }
-
-    private var routes: [Route] = []
-    private var middlewares: [any Middleware] = []
+/// Maps method and path to handlers, runs middleware, and turns errors into responses, by route group: the routes
+/// registered on the router itself form the root group (`""`), and `group(_:_:)` adds groups under path prefixes,
+/// each with its own middleware, error responder and immediate responder (see `RouteGroup`).
+public struct Router: Sendable, RouteRegistry {
+    /// Every group, longest prefix first, so the first that owns a path is its owner; the root group is last.
+    private var groups: [RouteGroup] = [RouteGroup(prefix: "")]
 
     /// The body limit of routes registered without one: 64 KiB unless set.
     public var defaultBodyLimit: Int = 64 * 1024
 
-    /// Answers a complete request at once, on the server thread and without starting a task, when it can
-    /// (a page cache hit); nil sends the request down the normal async path. It runs outside the middleware,
-    /// so whatever it returns must already be a finished response, and it must be quick and never block.
-    /// It is asked only about requests without a body, and sees their method, target and Cookie header only.
-    public var immediateResponder: (@Sendable (Request) -> Response?)?
-
-    /// Renders 404, 405, thrown `HTTPError`s and the generic 500. The error's headers are added to whatever it
-    /// returns. The default sends the message (or the reason phrase) as plain text. The server also calls it on
-    /// its own threads for 413 (body too large) and 503 (shutting down), so it must be quick and never block.
-    public var errorResponder: @Sendable (HTTPError, Request) -> Response = { error, _ in
-        Response.text(error.message.isEmpty ? error.status.reasonPhrase : error.message, status: error.status)
-    }
-
     /// An empty router.
     public init() {}
 
-    /// Registers a route.
-    /// - Parameters:
-    ///   - method: The method; a `GET` route also answers `HEAD` unless a `HEAD` route matches.
-    ///   - pattern: `/literal/:name/*rest`: `:name` matches one non-empty segment, a final `*name` matches the
-    ///     non-empty rest of the path (slashes included). Literal segments win over parameters.
-    ///   - bodyLimit: The largest request body accepted, in bytes; `nil` uses `defaultBodyLimit`.
-    ///   - handler: Produces the response.
-    public mutating func on(
-        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping Handler
-    ) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), bodyLimit: bodyLimit, handler: handler))
+    private var rootIndex: Int { groups.count - 1 }
+
+    /// The root group's fast path (see `ImmediateResponder`).
+    public var immediateResponder: ImmediateResponder? {
+        get { groups[rootIndex].immediateResponder }
+        set { groups[rootIndex].immediateResponder = newValue }
     }
 
-    /// Adds middleware around every routed handler; the first added is the outermost.
+    /// The root group's error responder (see `ErrorResponder`); other groups have their own.
+    public var errorResponder: ErrorResponder {
+        get { groups[rootIndex].errorResponder }
+        set { groups[rootIndex].errorResponder = newValue }
+    }
+
+    /// Registers a route in the root group.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, options: RouteOptions, _ handler: @escaping Handler) {
+        groups[rootIndex].on(method, pattern, options: options, handler)
+        checkReachable()
+    }
+
+    /// Adds middleware to the root group; the first added is the outermost.
     public mutating func use(_ middleware: any Middleware) {
-        middlewares.append(middleware)
+        groups[rootIndex].use(middleware)
+    }
+
+    /// Creates the group for `prefix` (or edits it if it exists; `""` is the root group) and lets `configure` set
+    /// its responders, middleware and routes.
+    ///
+    ///     router.group("/xrpc") { xrpc in
+    ///         xrpc.errorResponder = { error, _ in .json(["error": error.message], status: error.status) }
+    ///         backend.register(on: &xrpc)
+    ///     }
+    ///
+    /// A route registered in a group whose prefix is not its own, or in a group that a longer prefix shadows, is a
+    /// programming error and stops the program here, naming it.
+    public mutating func group(_ prefix: String, _ configure: (inout RouteGroup) throws -> Void) rethrows {
+        let index: Int
+        if let existing = groups.firstIndex(where: { $0.prefix == prefix }) {
+            index = existing
+        } else {
+            let group = RouteGroup(prefix: prefix)
+            index = groups.firstIndex { $0.prefix.utf8.count < prefix.utf8.count } ?? groups.count
+            groups.insert(group, at: index)
+        }
+        try configure(&groups[index])
+        checkReachable()
+    }
+
+    /// Every group, longest prefix first.
+    var allGroups: [RouteGroup] { groups }
+
+    /// Stops on a route that a longer group prefix makes unreachable.
+    private func checkReachable() {
+        for (index, group) in groups.enumerated() {
+            for route in group.routes {
+                for longer in groups[..<index] where longer.prefix.utf8.count > group.prefix.utf8.count {
+                    precondition(
+                        !route.pattern.lies(under: longer.prefixSegments),
+                        "route '\(route.pattern)' of group '\(group.prefix)' is shadowed by group '\(longer.prefix)': register it there")
+                }
+            }
+        }
+    }
+
+    /// The index of the group that owns `path`.
+    func groupIndex(for path: String) -> Int {
+        for index in groups.indices where groups[index].owns(path) {
+            return index
+        }
+        return rootIndex
+    }
+
+    /// Whether any group has an immediate responder (read once by the server, to skip the fast path entirely).
+    var hasImmediateResponders: Bool {
+        groups.contains { $0.immediateResponder != nil }
+    }
+
+    /// The owning group's immediate answer to a bodiless request, if it has one.
+    func immediateResponse(to request: Request) -> Response? {
+        groups[groupIndex(for: request.path)].immediateResponder?(request)
+    }
+
+    /// The limit, storage and admission check of the route for `method` and `path`; unknown routes get the
+    /// default limit in memory and no check (their 404 or 405 comes once the body is in).
+    func options(method: HTTPMethod, path: String) -> (limit: Int, storage: BodyStorage, admission: AdmissionCheck?) {
+        guard case .matched(let route, _) = groups[groupIndex(for: path)].lookup(method: method, path: path) else {
+            return (defaultBodyLimit, .memory, nil)
+        }
+        return (route.options.bodyLimit ?? defaultBodyLimit, route.options.bodyStorage, route.options.admission)
     }
 
     /// The largest body the route for `method` and `path` accepts. The server asks before reading any body.
     public func bodyLimit(method: HTTPMethod, path: String) -> Int {
-        guard case .matched(let route, _) = lookup(method: method, path: path) else { return defaultBodyLimit }
-        return route.bodyLimit ?? defaultBodyLimit
+        options(method: method, path: path).limit
     }
 
-    /// Answers `request`: routes it, runs middleware and the handler, and renders errors. Never throws.
-    /// Errors other than `HTTPError` become a generic 500; the real error goes to stderr.
+    /// Answers `request` through the group that owns its path: routes it, runs that group's middleware and the
+    /// handler, and renders errors with that group's responder. Never throws. Errors other than `HTTPError` become
+    /// a generic 500; the real error goes to stderr.
     public func respond(to request: Request) async -> Response {
-        var request = request
-        do {
-            switch lookup(method: request.method, path: request.path) {
-            case .notFound:
-                throw HTTPError(.notFound)
-            case .methodNotAllowed(let allowed):
-                let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-                throw HTTPError(.methodNotAllowed, headers: ["Allow": allow])
-            case .matched(let route, let parameters):
-                for (name, value) in parameters {
-                    request.parameters[name] = value
-                }
-                let chain = middlewares.reversed().reduce(route.handler) { next, middleware in
-                    { request in try await middleware.handle(request, next: next) }
-                }
-                return try await chain(request)
-            }
-        } catch let error as HTTPError {
-            return errorResponse(error, for: request)
-        } catch is CancellationError {
-            // Only shutdown cancels handler tasks, and nobody reads that response.
-            return errorResponse(HTTPError(.serviceUnavailable), for: request)
-        } catch {
-            ServerLog.error("\(request.method) \(request.path) failed: \(String(reflecting: error))")
-            return errorResponse(HTTPError(.internalServerError), for: request)
-        }
+        await groups[groupIndex(for: request.path)].respond(to: request)
     }
 
-    func errorResponse(_ error: HTTPError, for request: Request) -> Response {
-        var response = errorResponder(error, request)
-        for name in Set(error.headers.map { $0.name.lowercased() }) {
-            response.headers.remove(name)
-        }
-        for (name, value) in error.headers {
-            response.headers.add(name, value)
-        }
-        return response
-    }
-
-    enum Lookup {
-        case matched(Route, [String: String])
-        case methodNotAllowed(Set<HTTPMethod>)
-        case notFound
-    }
-
-    func lookup(method: HTTPMethod, path: String) -> Lookup {
-        let segments = RoutePattern.split(path)
-        var best: [HTTPMethod: (route: Route, parameters: [String: String])] = [:]
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if let current = best[route.method],
-                !current.route.pattern.specificity.lexicographicallyPrecedes(route.pattern.specificity)
-            {
-                continue
-            }
-            best[route.method] = (route, parameters)
-        }
-        if let found = best[method] ?? (method == .head ? best[.get] : nil) {
-            return .matched(found.route, found.parameters)
-        }
-        guard !best.isEmpty else { return .notFound }
-        var allowed = Set(best.keys)
-        if allowed.contains(.get) {
-            allowed.insert(.head)
-        }
-        return .methodNotAllowed(allowed)
+    /// `error` rendered by the group that owns the request's path.
+    public func errorResponse(_ error: HTTPError, for request: Request) -> Response {
+        groups[groupIndex(for: request.path)].errorResponse(error, for: request)
     }
 }

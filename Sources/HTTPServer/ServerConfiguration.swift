@@ -14,8 +14,23 @@ public struct ServerConfiguration: Sendable {
     public var connectionTimeout: Int = 30
     /// The most connections open at once.
     public var connectionLimit: Int = 1024
-    /// The most connections open at once from one IP address; 0 sets no limit. Useless behind a reverse proxy.
-    public var perIPConnectionLimit: Int = 0
+    /// The most connections open at once from one client IP address; 0 sets no limit. Trusted proxies are exempt:
+    /// behind one, every request comes from it, and the proxy limits its own clients. Connections past the limit
+    /// are closed on arrival.
+    public var perClientConnectionLimit: Int = 64
+    /// The slowest a request body may arrive once `bodyRateGrace` has passed, in bytes per second: a body must
+    /// have delivered `bodyMinimumRate × (elapsed − grace)` bytes at any moment, or its connection is closed. This
+    /// keeps slow uploads from holding every connection (the inactivity timeout alone lets a byte a few seconds
+    /// hold one for ever). 0 sets no minimum.
+    public var bodyMinimumRate: Int = 8 * 1024
+    /// How long a body may take before the minimum rate applies (a phone waking its radio, a slow start).
+    public var bodyRateGrace: Duration = .seconds(10)
+    /// Peers whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Forwarded-Host` are believed (see
+    /// `RequestHeadFields.clientAddress`); loopback by default, for a reverse proxy on the same machine.
+    public var trustedProxies: TrustedProxies = .loopback
+    /// Headers every response carries unless it sets its own, errors and fast-path answers included (the
+    /// application's baseline security headers).
+    public var responseHeaders: HTTPHeaders = [:]
     /// Memory per connection in bytes; it bounds the request header size (larger headers are refused).
     public var connectionMemoryLimit: Int = 64 * 1024
     /// How long `shutdown()` waits for running handlers before dropping their connections.

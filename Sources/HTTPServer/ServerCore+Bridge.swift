@@ -3,16 +3,20 @@ import Foundation
 
 /// The access-handler side of the bridge: runs on MHD worker threads, never blocks, never awaits.
 extension ServerCore {
+    /// The headers an immediate responder sees.
+    static let immediateHeaders = ["Cookie", "Host", "X-Forwarded-Host", "X-Forwarded-Proto"]
+
     private enum Step {
         case proceed
         case close
         case send(Response)
         case reject(HTTPStatus)
+        case refuse(HTTPError, RequestHead)
         case run
     }
 
     /// MHD calls this once after the headers, once per body chunk, once when the request is complete, and once
-    /// more after each resume. Queueing only happens on the last two kinds of call (or for an early 413), so
+    /// more after each resume. Queueing only happens on the last two kinds of call (or for an early refusal), so
     /// keep-alive stays on for normal requests.
     func handleAccess(
         connection: OpaquePointer,
@@ -25,55 +29,49 @@ extension ServerCore {
         let step: Step = exchange.state.withLock { state in
             switch state.phase {
             case .new:
-                headerDeadlines?.headComplete(connection)
-                state.method = HTTPMethod(String(cString: method))
-                let declaredLength = contentLength(of: connection)
-                // A GET or HEAD that declares no body needs no route lookup for its limit: the default bounds
-                // anything it might still send. This keeps route matching off the hot path of page views.
-                if (state.method == .get || state.method == .head) && declaredLength == nil
-                    && MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil
-                {
-                    state.limit = router.defaultBodyLimit
-                } else {
-                    if let refusal = framingRefusal(connection, declaredLength: declaredLength) {
-                        state.phase = .finished
-                        return .reject(refusal)
-                    }
-                    let path = Request.split(target: exchange.target).path
-                    state.limit = router.bodyLimit(method: state.method, path: path)
-                }
-                if let declared = declaredLength, declared > state.limit {
-                    state.phase = .finished
-                    return .reject(.payloadTooLarge)
-                }
-                state.phase = .receiving
-                return .proceed
+                return begin(&state, exchange, connection, method: method)
             case .receiving:
                 guard chunk > 0 else {
+                    state.file?.finishWriting()
+                    state.watched?.bodyEnded()
+                    state.watched = nil
                     state.phase = .running
                     return .run
                 }
                 guard let uploadData else { return .close }
                 uploadSize.pointee = 0
-                guard state.body.count + chunk <= state.limit else {
-                    state.body = []
-                    state.phase = .discarding
-                    state.discarded = chunk
+                state.watched?.bodyReceived(chunk)
+                let bytes = UnsafeRawBufferPointer(start: uploadData, count: chunk)
+                guard state.received + chunk <= state.limit else {
+                    discard(&state, answering: .payloadTooLarge, alreadyDropped: chunk)
+                    return .proceed
+                }
+                state.received += chunk
+                if let file = state.file {
+                    if let failure = file.append(bytes) {
+                        ServerLog.error("request body not stored: \(failure)")
+                        // The body was within its limit, so the rest of it (at most the limit) is read and dropped:
+                        // the person gets the page saying the server is full, not a broken connection.
+                        discard(
+                            &state, answering: failure.code == .noSpace ? .insufficientStorage : .internalServerError,
+                            allowance: state.limit - state.received + Self.overflowAllowance)
+                    }
                     return .proceed
                 }
                 if state.body.isEmpty, let declared = contentLength(of: connection) {
                     state.body.reserveCapacity(min(declared, state.limit))
                 }
-                state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: chunk))
+                state.body.append(contentsOf: bytes)
                 return .proceed
             case .discarding:
                 guard chunk > 0 else {
                     state.phase = .finished
-                    return .reject(.payloadTooLarge)
+                    return .reject(state.refusal ?? .payloadTooLarge)
                 }
                 uploadSize.pointee = 0
+                state.watched?.bodyReceived(chunk)
                 state.discarded += chunk
-                return state.discarded > Self.overflowAllowance ? .close : .proceed
+                return state.discarded > state.discardAllowance ? .close : .proceed
             case .running:
                 state.phase = .finished
                 guard let response = state.response else { return .reject(.serviceUnavailable) }
@@ -90,30 +88,40 @@ extension ServerCore {
         case .close:
             return .NO
         case .send(let response):
-            return MHDResponse.queue(response, on: connection)
+            return MHDResponse.queue(response, on: connection, defaults: configuration.responseHeaders)
         case .reject(let status):
             return reject(status, exchange, connection)
+        case .refuse(let error, let head):
+            var response = router.errorResponse(error, for: Request(head))
+            response.headers["Connection"] = "close"
+            return MHDResponse.queue(response, on: connection, defaults: configuration.responseHeaders)
         case .run:
-            let body = exchange.state.withLock { state in
+            let (method, bytes, file) = exchange.state.withLock { state in
                 defer { state.body = [] }
-                return state.body
+                return (state.method, state.body, state.file)
             }
-            if let immediateResponder = router.immediateResponder, body.isEmpty {
-                // The fast path sees only what a cache can key on: method, target and cookies. Building every
-                // header as Swift strings is left to requests that go on to a handler.
+            if hasImmediateResponders, file == nil, bytes.isEmpty {
+                // The fast path sees only what a cache can key on: method, target, cookies and the names the
+                // request was sent to. Building every header as Swift strings is left to requests that go on to
+                // a handler.
                 var headers = HTTPHeaders()
-                if let cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie") {
-                    headers.add("Cookie", String(cString: cookie))
+                for name in Self.immediateHeaders {
+                    if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                        headers.add(name, String(cString: value))
+                    }
                 }
+                // No peer address, so no proxy to trust either (and no retain of the configured list).
                 let light = Request(
-                    method: exchange.state.withLock { $0.method }, target: exchange.target, headers: headers, body: [],
-                    remoteAddress: nil)
-                if let immediate = immediateResponder(light) {
+                    method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: nil,
+                    trustedProxies: .nobody)
+                if let immediate = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
-                    return MHDResponse.queue(immediate, on: connection)
+                    return MHDResponse.queue(immediate, on: connection, defaults: configuration.responseHeaders)
                 }
             }
-            let request = request(exchange, connection, body: body)
+            let body: BodyContent =
+                file.map { .file(BodyFile(path: $0.path, offset: 0, count: $0.count, owner: $0)) } ?? .bytes(bytes)
+            let request = request(exchange, connection, method: method, body: body)
             guard dispatch(request, exchange: exchange, connection: connection) else {
                 exchange.state.withLock { $0.phase = .finished }
                 return reject(.serviceUnavailable, exchange, connection)
@@ -122,20 +130,89 @@ extension ServerCore {
         }
     }
 
-    /// Answers with an error and closes, since the rest of the request may still be unread.
-    private func reject(_ status: HTTPStatus, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {
-        var response = router.errorResponse(HTTPError(status), for: request(exchange, connection, body: []))
-        response.headers["Connection"] = "close"
-        return MHDResponse.queue(response, on: connection)
+    /// The first call, once the head is in: the body's limit, storage and admission, before any body byte is read.
+    private func begin(
+        _ state: inout Exchange.State, _ exchange: Exchange, _ connection: OpaquePointer, method: UnsafePointer<CChar>
+    ) -> Step {
+        let watched = watch.headComplete(connection)
+        state.method = HTTPMethod(String(cString: method))
+        let declaredLength = contentLength(of: connection)
+        let chunked = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+        // A GET or HEAD that declares no body needs no route lookup for its limit: the default bounds anything it
+        // might still send. This keeps route matching off the hot path of page views.
+        if (state.method == .get || state.method == .head) && declaredLength == nil && !chunked {
+            state.limit = router.defaultBodyLimit
+            state.phase = .receiving
+            return .proceed
+        }
+        if let refusal = framingRefusal(connection, declaredLength: declaredLength) {
+            state.phase = .finished
+            return .reject(refusal)
+        }
+        let (path, query) = Request.split(target: exchange.target)
+        let options = router.options(method: state.method, path: path)
+        state.limit = options.limit
+        if let admission = options.admission {
+            let head = RequestHead(
+                method: state.method, path: path, query: query, headers: headers(of: connection),
+                remoteAddress: remoteAddress(of: connection), trustedProxies: configuration.trustedProxies)
+            if let refusal = admission(head) {
+                state.phase = .finished
+                return .refuse(refusal, head)
+            }
+        }
+        if let declared = declaredLength, declared > state.limit {
+            state.phase = .finished
+            return .reject(.payloadTooLarge)
+        }
+        if case .temporaryFile(let directory) = options.storage {
+            do {
+                state.file = try TemporaryBody.create(in: directory)
+            } catch {
+                ServerLog.error("request body not stored: \(error)")
+                state.phase = .finished
+                return .reject(error.code == .noSpace ? .insufficientStorage : .internalServerError)
+            }
+        }
+        if chunked || (declaredLength ?? 0) > 0 {
+            watched?.bodyStarted()
+            state.watched = watched
+        }
+        state.phase = .receiving
+        return .proceed
     }
 
-    private func request(_ exchange: Exchange, _ connection: OpaquePointer, body: [UInt8]) -> Request {
+    /// Stops keeping the body: what arrived so far is dropped (its file deleted), the rest is read and dropped up to
+    /// an allowance, and `status` is answered once it ends.
+    private func discard(
+        _ state: inout Exchange.State, answering status: HTTPStatus, alreadyDropped: Int = 0, allowance: Int = ServerCore.overflowAllowance
+    ) {
+        state.discardAllowance = allowance
+        state.body = []
+        state.file?.remove()
+        state.file = nil
+        state.refusal = status
+        state.discarded = alreadyDropped
+        state.phase = .discarding
+    }
+
+    /// Answers with an error and closes, since the rest of the request may still be unread.
+    private func reject(_ status: HTTPStatus, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {
+        let method = exchange.state.withLock { $0.method }
+        var response = router.errorResponse(
+            HTTPError(status), for: request(exchange, connection, method: method, body: .bytes([])))
+        response.headers["Connection"] = "close"
+        return MHDResponse.queue(response, on: connection, defaults: configuration.responseHeaders)
+    }
+
+    private func request(_ exchange: Exchange, _ connection: OpaquePointer, method: HTTPMethod, body: BodyContent) -> Request {
         Request(
-            method: exchange.state.withLock { $0.method },
+            method: method,
             target: exchange.target,
             headers: headers(of: connection),
             body: body,
-            remoteAddress: remoteAddress(of: connection)
+            remoteAddress: remoteAddress(of: connection),
+            trustedProxies: configuration.trustedProxies
         )
     }
 
@@ -184,9 +261,6 @@ extension ServerCore {
     }
 
     private func remoteAddress(of connection: OpaquePointer) -> String? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard cmhd_connection_client_address(connection, &buffer, buffer.count) == 0 else { return nil }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
+        cmhd_connection_sockaddr(connection).flatMap { IPAddress($0) }?.description
     }
 }

@@ -42,20 +42,20 @@ extension ServerCore {
             thread_pool_size: UInt32(clamping: configuration.threadCount),
             connection_timeout: UInt32(clamping: configuration.connectionTimeout),
             connection_limit: UInt32(clamping: configuration.connectionLimit),
-            per_ip_connection_limit: UInt32(clamping: configuration.perIPConnectionLimit),
             connection_memory_limit: max(configuration.connectionMemoryLimit, 4096)
         )
         let context = Unmanaged.passRetained(self)
         let daemon = cmhd_start_daemon(
             &daemonConfig,
-            { cls, _, _ in
+            { cls, address, _ in
                 // Shutdown stops new connections here rather than with MHD_quiesce_daemon, which can abort the
                 // process in 0.9.75 ("Failed to remove listen FD from epoll set": a race over the listen socket's
                 // epoll registration in thread-pool mode, reproduced here in a start/quiesce stress loop). The
                 // socket stays open until MHD_stop_daemon, and new connections are closed on arrival.
                 guard let cls else { return .NO }
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-                return core.acceptsConnections.load(ordering: .relaxed) ? .YES : .NO
+                guard core.acceptsConnections.load(ordering: .relaxed) else { return .NO }
+                return core.watch.admits(address.flatMap { IPAddress($0) }) ? .YES : .NO
             },
             { cls, connection, _, method, _, uploadData, uploadSize, requestContext in
                 guard let cls, let connection, let method, let uploadSize, let exchangePointer = requestContext?.pointee
@@ -71,12 +71,13 @@ extension ServerCore {
                 requestContext.pointee = nil
                 let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-                if exchange.takeUnretainedValue().state.withLock({ $0.awaitsSend }) {
+                // However the request ended (answered, client gone mid-body, shutdown), its body file goes now.
+                if exchange.takeUnretainedValue().end() {
                     core.unsentResponses.subtract(1, ordering: .relaxed)
                 }
                 exchange.release()
                 core.openExchanges.subtract(1, ordering: .relaxed)
-                if let connection { core.headerDeadlines?.requestEnded(connection) }
+                if let connection { core.watch.requestEnded(connection) }
             },
             { cls, uri, _ in
                 // Called once per request with the raw target, before MHD decodes it; the exchange it returns
@@ -88,13 +89,12 @@ extension ServerCore {
                 return Unmanaged.passRetained(Exchange(target: target)).toOpaque()
             },
             { cls, connection, socketContext, code in
-                guard let cls, let connection, let socketContext,
-                    let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
-                else { return }
+                guard let cls, let connection, let socketContext else { return }
+                let watch = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().watch
                 if code == .CONNECTION_NOTIFY_STARTED {
-                    deadlines.opened(connection, context: socketContext)
+                    watch.opened(connection, context: socketContext)
                 } else if code == .CONNECTION_NOTIFY_CLOSED {
-                    deadlines.closed(context: socketContext)
+                    watch.closed(context: socketContext)
                 }
             },
             context.toOpaque()
@@ -113,7 +113,7 @@ extension ServerCore {
             state.daemon = DaemonHandle(pointer: daemon)
             state.port = port
         }
-        headerDeadlines?.start()
+        watch.start()
     }
 
     /// Stops accepting, waits up to `gracePeriod` for suspended handlers, resumes the rest, then stops the daemon
@@ -142,7 +142,7 @@ extension ServerCore {
                 done.resume()
             }
         }
-        headerDeadlines?.stop()
+        watch.stop()
         state.withLock { $0.daemon = nil }
         Unmanaged.passUnretained(self).release()
     }

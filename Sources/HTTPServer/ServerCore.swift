@@ -41,8 +41,10 @@ final class ServerCore: Sendable {
     let unsentResponses = Atomic<Int>(0)
     /// Read by MHD's accept policy for every new connection, so it is an atomic rather than part of `state`.
     let acceptsConnections = Atomic<Bool>(true)
-    /// Closes connections that trickle their request heads (absent when the connection timeout is 0).
-    let headerDeadlines: HeaderDeadlines?
+    /// Per-client connection counts, and the deadlines for request heads and bodies.
+    let watch: ConnectionWatch
+    /// Read once: a router without immediate responders skips the fast path entirely.
+    let hasImmediateResponders: Bool
 
     /// A socket bound before the server was built; nil binds the configured address at start.
     let listener: Listener?
@@ -51,8 +53,8 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.router = router
         self.listener = listener
-        headerDeadlines =
-            configuration.connectionTimeout > 0 ? HeaderDeadlines(limit: .seconds(configuration.connectionTimeout)) : nil
+        watch = ConnectionWatch(configuration: configuration)
+        hasImmediateResponders = router.hasImmediateResponders
     }
 
     var inFlightCount: Int { state.withLock { $0.suspended.count } }
@@ -70,6 +72,8 @@ final class ServerCore: Sendable {
         let router = self.router
         let task = Task {
             let response = await router.respond(to: request)
+            // The handler is done with its body: a temporary file goes now, before the response is even sent.
+            exchange.releaseBody()
             self.complete(exchange, with: response)
         }
         exchange.attach(task)

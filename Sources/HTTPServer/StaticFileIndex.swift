@@ -11,6 +11,8 @@ final class StaticFileIndex: Sendable {
         let etag: String
         let size: Int64
         let modified: Int64
+        /// Compressed copies, smallest first, for compressible types (empty otherwise).
+        let variants: [StaticFiles.Variant]
     }
 
     let root: String
@@ -70,15 +72,22 @@ final class StaticFileIndex: Sendable {
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
+    /// Hashes the file and, for a compressible type small enough to hold, compresses it once (brotli and gzip).
     private static func hash(_ path: String) -> Entry? {
         guard let (size, modified) = stamp(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = FNV1a()
+        let compressible =
+            StaticFiles.isCompressible(StaticFiles.contentType(forFileName: path))
+            && size <= StaticFiles.maxCompressedSource
+        var whole: [UInt8] = []
         while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
             chunk.withUnsafeBytes { hasher.combine($0) }
+            if compressible { whole.append(contentsOf: chunk) }
         }
+        let digest = hasher.hexDigest
         return Entry(
-            path: path, fingerprint: hasher.fingerprint, etag: "\"\(hasher.hexDigest)\"", size: size,
-            modified: modified)
+            path: path, fingerprint: hasher.fingerprint, etag: "\"\(digest)\"", size: size, modified: modified,
+            variants: compressible ? StaticFiles.variants(of: whole, digest: digest) : [])
     }
 }

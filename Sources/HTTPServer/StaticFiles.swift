@@ -3,8 +3,10 @@ import Foundation
 /// Serves a directory of assets under a URL prefix, with content-hash fingerprinted URLs for long-lived caching.
 ///
 /// `url(for: "js/progress.js")` gives `/static/js/progress.3fa2b1c0.js`. Fingerprinted URLs are cached for a year
-/// as immutable; plain URLs (`/static/js/progress.js`) are revalidated every time through their ETag. Hidden files,
-/// `..` segments and symlinks leading out of the root are never served.
+/// as immutable; plain URLs (`/static/js/progress.js`) are revalidated every time through their ETag. Text assets
+/// (CSS, JavaScript, SVG, JSON) are compressed once with brotli and gzip and served by `Accept-Encoding`, each
+/// representation with its own ETag and `Vary: Accept-Encoding`. Hidden files, `..` segments and symlinks leading
+/// out of the root are never served.
 public struct StaticFiles: Sendable {
     /// The root directory, with symlinks resolved.
     public let root: String
@@ -61,17 +63,34 @@ public struct StaticFiles: Sendable {
             }
         }
         guard let entry else { return .text("Not Found", status: .notFound) }
-        var response = Response.file(
-            at: entry.path, contentType: Self.contentType(forFileName: entry.path), cacheControl: cacheControl,
-            etag: entry.etag, for: request)
+        let contentType = Self.contentType(forFileName: entry.path)
+        var response: Response
+        let coding = Self.preferredCoding(request.headers.values("Accept-Encoding"), available: entry.variants.map(\.coding))
+        if let variant = entry.variants.first(where: { $0.coding == coding }) {
+            response = Response(headers: ["Cache-Control": cacheControl, "ETag": variant.etag])
+            if let condition = request.headers["If-None-Match"], Response.entityTagList(condition, matches: variant.etag) {
+                response.status = .notModified
+            } else {
+                response.headers["Content-Type"] = contentType
+                response.headers["Content-Encoding"] = variant.coding.rawValue
+                response.body = .bytes(variant.bytes)
+            }
+        } else {
+            response = Response.file(
+                at: entry.path, contentType: contentType, cacheControl: cacheControl, etag: entry.etag, for: request)
+        }
+        if !entry.variants.isEmpty {
+            // Caches must key every representation of this URL, identity included, by the request's Accept-Encoding.
+            response.headers["Vary"] = "Accept-Encoding"
+        }
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response
     }
 
-    /// Registers `GET <urlPrefix>/*path` (HEAD follows).
-    public func register(on router: inout Router) {
+    /// Registers `GET <urlPrefix>/*path` (HEAD follows) on a router or a route group.
+    public func register(on routes: inout some RouteRegistry) {
         let files = self
-        router.on(.get, "\(urlPrefix)/*path") { request in files.respond(to: request) }
+        routes.on(.get, "\(urlPrefix)/*path") { request in files.respond(to: request) }
     }
 
     static func fingerprinted(_ relative: String, _ fingerprint: String) -> String {

@@ -10,7 +10,7 @@ public final class HatkClient: XRPCReads {
     let http: OutboundHTTP
     let timeout: Duration
     /// Shared with the OAuth client, so a nonce learnt at the token endpoint is used on XRPC calls too.
-    public let nonces: DPoPNonces
+    public let nonces: ReceivedNonces
     /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
     let clock: @Sendable () -> Int64
     let cache: ReadCache
@@ -21,7 +21,7 @@ public final class HatkClient: XRPCReads {
     ///   - policy: which addresses calls may connect to. Public ones only by default: a hatk on loopback or the
     ///     LAN (the embedded backend) needs its origin in the allowance.
     public init(
-        baseURL: URL, timeout: TimeInterval = 10, nonces: DPoPNonces = DPoPNonces(),
+        baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly
     ) {

@@ -1,50 +1,48 @@
-/// Shrinks an image by whole factors by averaging blocks of pixels.
+/// Shrinks an image by whole factors by averaging blocks of pixels, one output row at a time.
 ///
 /// Before a large reduction the Lanczos kernel would span dozens of source pixels per tap row; averaging first
 /// (as Pillow's `reducing_gap` does) leaves Lanczos a ratio of 2–4 and costs about one addition per source sample,
-/// with no visible difference.
-enum BoxReducer {
-    /// Averages `factorX × factorY` blocks; blocks on the right and bottom edges may be partial.
-    static func reduce(_ source: RGBImage, factorX: Int, factorY: Int) -> RGBImage {
-        let width = (source.width + factorX - 1) / factorX
-        let height = (source.height + factorY - 1) / factorY
-        let sourceRowLength = source.width * 3
+/// with no visible difference. Blocks on the right and bottom edges may be partial.
+final class BoxReducer: RowSource {
+    let width: Int
+    let height: Int
+    private let source: any RowSource
+    private let factorX: Int
+    private let factorY: Int
+    private let sums: UnsafeMutablePointer<Int>
+    private let row: UnsafeMutablePointer<UInt8>
+    private var next = 0
+
+    init(_ source: any RowSource, factorX: Int, factorY: Int) {
+        self.source = source
+        self.factorX = factorX
+        self.factorY = factorY
+        width = (source.width + factorX - 1) / factorX
+        height = (source.height + factorY - 1) / factorY
+        sums = .allocate(capacity: width * 3)
+        row = .allocate(capacity: width * 3)
+    }
+
+    deinit {
+        sums.deallocate()
+        row.deallocate()
+    }
+
+    var decodesAsItGoes: Bool { source.decodesAsItGoes }
+
+    func nextRow() throws(ImagingError) -> UnsafePointer<UInt8> {
         let rowLength = width * 3
-        let sums = UnsafeMutablePointer<Int>.allocate(capacity: rowLength)
-        defer { sums.deallocate() }
-        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowLength) { output, initialized in
-            source.pixels.withUnsafeBufferPointer { input in
-                let input = input.baseAddress!
-                let output = output.baseAddress!
-                var y = 0
-                while y < height {
-                    let firstRow = y * factorY
-                    let rows = min(factorY, source.height - firstRow)
-                    sums.initialize(repeating: 0, count: rowLength)
-                    var row = 0
-                    while row < rows {
-                        addRow(
-                            input + (firstRow + row) * sourceRowLength,
-                            width: source.width,
-                            factor: factorX,
-                            to: sums
-                        )
-                        row += 1
-                    }
-                    let lastColumns = source.width - (width - 1) * factorX
-                    average(
-                        sums,
-                        into: output + y * rowLength,
-                        blocks: width,
-                        full: factorX * rows,
-                        last: lastColumns * rows
-                    )
-                    y += 1
-                }
-            }
-            initialized = height * rowLength
+        let rows = min(factorY, source.height - next * factorY)
+        next += 1
+        sums.initialize(repeating: 0, count: rowLength)
+        var r = 0
+        while r < rows {
+            Self.addRow(try source.nextRow(), width: source.width, factor: factorX, to: sums)
+            r += 1
         }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        let lastColumns = source.width - (width - 1) * factorX
+        Self.average(sums, into: row, blocks: width, full: factorX * rows, last: lastColumns * rows)
+        return UnsafePointer(row)
     }
 
     /// Adds each run of `factor` source pixels of one row into its block's sums.

@@ -5,22 +5,21 @@ enum ColorConversion {
     /// libjpeg hands the samples over untouched, and nearly every CMYK JPEG in the wild follows Adobe's inverted
     /// convention, so with `c`, `k` already inverted the naive formula `R = (255 - C)(255 - K) / 255` becomes
     /// `c * k / 255`. Without an ICC transform this is approximate, as in browsers and Pillow.
-    static func adobeCMYKToRGB(_ cmyk: [UInt8]) -> [UInt8] {
-        let count = cmyk.count / 4
-        return [UInt8](unsafeUninitializedCapacity: count * 3) { rgb, initialized in
-            cmyk.withUnsafeBufferPointer { source in
-                guard var s = source.baseAddress, var d = rgb.baseAddress else { return }
-                let end = s + count * 4
-                while s < end {
-                    let k = UInt32(s[3])
-                    d[0] = divideBy255(UInt32(s[0]) * k)
-                    d[1] = divideBy255(UInt32(s[1]) * k)
-                    d[2] = divideBy255(UInt32(s[2]) * k)
-                    s += 4
-                    d += 3
-                }
-            }
-            initialized = count * 3
+    static func adobeCMYKToRGB(
+        _ cmyk: UnsafePointer<UInt8>,
+        into rgb: UnsafeMutablePointer<UInt8>,
+        pixelCount: Int
+    ) {
+        var s = cmyk
+        var d = rgb
+        let end = s + pixelCount * 4
+        while s < end {
+            let k = UInt32(s[3])
+            d[0] = divideBy255(UInt32(s[0]) * k)
+            d[1] = divideBy255(UInt32(s[1]) * k)
+            d[2] = divideBy255(UInt32(s[2]) * k)
+            s += 4
+            d += 3
         }
     }
 

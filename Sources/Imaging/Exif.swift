@@ -1,4 +1,5 @@
-/// Reads EXIF metadata from JPEG (APP1 `Exif\0\0`) and PNG (`eXIf`) files without any C library.
+/// Reads EXIF metadata from JPEG (APP1 `Exif\0\0`) and PNG (`eXIf`) files without any C library (the pipeline
+/// also feeds it the EXIF blocks of HEIF and WebP files, which their libraries extract).
 ///
 /// Uploads are untrusted, so the parser is bounded everywhere: every offset and count is checked against the data,
 /// IFDs are visited at most once, and anything malformed is dropped field by field. It never throws and never traps,
@@ -9,47 +10,25 @@ public enum Exif {
     public static func read(_ imageBytes: [UInt8]) -> ExifMetadata {
         let range: Range<Int>?
         switch Imaging.sniff(imageBytes) {
-        case .jpeg: range = jpegExifRange(imageBytes)
+        case .jpeg: range = imageBytes.withUnsafeBytes { JPEGSegments($0).exif }
         case .png: range = pngExifRange(imageBytes)
-        case nil: range = nil
+        default: range = nil
         }
         guard let range, let tiff = TIFFReader(imageBytes, range: range) else { return ExifMetadata() }
         return ExifFields(tiff).metadata()
     }
 
+    /// The fields of a bare TIFF block (the body of an EXIF segment, chunk or HEIF item).
+    static func metadata(tiff: [UInt8]) -> ExifMetadata {
+        guard let reader = TIFFReader(tiff, range: 0..<tiff.count) else { return ExifMetadata() }
+        return ExifFields(reader).metadata()
+    }
+
     private static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
 
-    /// The TIFF block of the first APP1 segment that starts with `Exif\0\0`, found by walking the marker
-    /// segments up to the start of scan (EXIF may not come first: JFIF APP0 or others can precede it).
-    static func jpegExifRange(_ bytes: [UInt8]) -> Range<Int>? {
-        var i = 2
-        while i + 1 < bytes.count {
-            guard bytes[i] == 0xFF else { return nil }
-            let marker = bytes[i + 1]
-            // A run of 0xFF is fill before the marker byte.
-            if marker == 0xFF {
-                i += 1
-                continue
-            }
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            // TEM and RSTn stand alone, without a length.
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
-                i += 2
-                continue
-            }
-            guard i + 3 < bytes.count else { return nil }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            let end = i + 2 + length
-            guard length >= 2, end <= bytes.count else { return nil }
-            let payload = i + 4
-            if marker == 0xE1, end - payload > exifHeader.count,
-                bytes[payload..<payload + exifHeader.count].elementsEqual(exifHeader)
-            {
-                return payload + exifHeader.count..<end
-            }
-            i = end
-        }
-        return nil
+    /// A TIFF block that some writers prefix with the JPEG `Exif\0\0` header, without it.
+    static func strippingExifHeader(_ block: [UInt8]) -> [UInt8] {
+        block.count > exifHeader.count && block.starts(with: exifHeader) ? Array(block.dropFirst(exifHeader.count)) : block
     }
 
     /// The contents of the first `eXIf` chunk, walking chunk headers without checking CRCs.

@@ -1,31 +1,56 @@
-/// Turns an uploaded JPEG or PNG into a story photo: upright, within `maxEdge`, within `maxBytes`, metadata-free.
+/// Turns an uploaded photo (JPEG, PNG, HEIC, AVIF or WebP) into a story photo: upright, in sRGB, within
+/// `maxEdge`, within `maxBytes`, metadata-free.
 ///
-/// Order matters for safety (`security.md` §4.3–4.4): the header is checked before anything is decoded, decoding
-/// is DCT-scaled so full-resolution pixels are never held when not needed, and the orientation is applied to the
-/// pixels because the re-encoded file no longer carries the tag.
+/// Order matters for safety (`security.md` §4.3–4.4): the file size is checked first, then the header, before
+/// anything is decoded; decoding is reduced-size where the codec allows (JPEG DCT scaling, libwebp scaling) and
+/// streams rows into the resampler where it can (PNG), so full-resolution pixels are held only when the codec
+/// insists (HEIF); the orientation is applied to the pixels because the re-encoded file no longer carries the tag,
+/// and colours are converted to sRGB because it no longer carries the profile either.
 public enum ImagePipeline {
-    /// Processes one upload. Pure and re-entrant, so concurrent calls are safe (bound them for memory's sake).
+    /// Processes one upload held in memory. Pure and re-entrant, so concurrent calls are safe (bound them for
+    /// memory's sake).
     /// - Parameters:
     ///   - bytes: the uploaded file.
     ///   - options: size, byte and quality limits.
-    /// - Throws: `.unsupportedFormat`, `.tooLarge` (refused from the header alone), `.corrupt`,
-    ///   `.invalidArgument` for bad options, or `.cannotFit` when even a small, low-quality version exceeds
-    ///   `maxBytes`.
+    /// - Throws: `ImagingError` whose `description` can be shown to the uploader as it is: `.unsupportedFormat`,
+    ///   `.tooLarge` (refused from the file size or the header alone), `.corrupt`, `.invalidArgument` for bad
+    ///   options, or `.cannotFit` when even a small, low-quality version exceeds `maxBytes`.
     public static func process(
         _ bytes: [UInt8],
         options: PipelineOptions = .init()
     ) throws(ImagingError) -> ProcessedImage {
         try options.validate()
-        let info = try Imaging.readInfo(bytes)
-        guard info.width <= PipelineOptions.maxSide, info.height <= PipelineOptions.maxSide else {
-            throw .tooLarge(width: info.width, height: info.height, maxSide: PipelineOptions.maxSide)
+        guard bytes.count <= options.maxFileBytes else {
+            throw .fileTooLarge(bytes: bytes.count, maxBytes: options.maxFileBytes)
         }
-        try Imaging.checkLimit(width: info.width, height: info.height, maxPixels: options.maxPixels)
+        return try Imaging.withInput(bytes) { input throws(ImagingError) in try process(input, options: options) }
+    }
 
-        let metadata = Exif.read(bytes)
-        let orientation = metadata.orientation ?? 1
+    /// Processes one upload stored in a file (the server streams uploads to a temporary file), reading it in
+    /// place: libpng and libheif read the file themselves, JPEG and WebP are decoded from a read-only map of it,
+    /// so the upload is never copied into the heap. The file is not modified or removed.
+    /// - Parameters:
+    ///   - path: the uploaded file.
+    ///   - options: size, byte and quality limits.
+    /// - Throws: as `process(_:options:)`, and `.unreadable` when the file cannot be opened.
+    public static func process(
+        fileAt path: String,
+        options: PipelineOptions = .init()
+    ) throws(ImagingError) -> ProcessedImage {
+        try options.validate()
+        let file = try MappedFile(path: path, maxBytes: options.maxFileBytes)
+        return try withExtendedLifetime(file) { () throws(ImagingError) in try process(file.input, options: options) }
+    }
+
+    static func process(_ input: EncodedInput, options: PipelineOptions) throws(ImagingError) -> ProcessedImage {
+        let reader = try Imaging.openReader(
+            input,
+            limits: PixelLimits(maxPixels: options.maxPixels, maxSide: PipelineOptions.maxSide)
+        )
+        let orientation = reader.orientation
         let swapsAxes = orientation >= 5
-        let upright = swapsAxes ? (width: info.height, height: info.width) : (width: info.width, height: info.height)
+        let upright =
+            swapsAxes ? (width: reader.height, height: reader.width) : (width: reader.width, height: reader.height)
         let target = Imaging.fittedSize(
             width: upright.width,
             height: upright.height,
@@ -33,12 +58,14 @@ public enum ImagePipeline {
             maxHeight: options.maxEdge
         )
         // The decoder scales stored pixels, so ask for the target in stored orientation.
-        let atLeast = swapsAxes ? (width: target.height, height: target.width) : target
-        let decoded = try Imaging.decode(bytes, maxPixels: options.maxPixels, atLeast: atLeast)
-        // Resizing before orienting means only the small image is rotated, and the large decoded buffer is dropped
-        // early. The size comes from the header: the DCT-scaled image's rounding may differ by a pixel.
-        let fitted = decoded.resized(width: atLeast.width, height: atLeast.height)
+        let stored = swapsAxes ? (width: target.height, height: target.width) : target
+        // Resizing before orienting means only the small image is rotated. The size comes from the header: a
+        // reduced-size decode's rounding may differ by a pixel.
+        var fitted = try Resampler.resample(reader.decode(atLeast: stored), width: stored.width, height: stored.height)
             .oriented(exifOrientation: orientation)
+        if let profile = reader.colourProfile {
+            ColourManagement.convertToSRGB(&fitted, from: profile)
+        }
         let encoded = try encodeWithinLimit(fitted, options: options)
         return ProcessedImage(
             jpeg: encoded.jpeg,
@@ -46,7 +73,8 @@ public enum ImagePipeline {
             height: encoded.height,
             quality: encoded.quality,
             orientation: orientation,
-            metadata: metadata
+            metadata: reader.metadata,
+            sourceFormat: reader.format
         )
     }
 
@@ -64,10 +92,11 @@ public enum ImagePipeline {
             }
             let edge = max(current.width, current.height) * 85 / 100
             guard edge >= PipelineOptions.minimumEdge else {
-                throw ImagingError(
-                    .cannotFit,
-                    "image does not fit in \(options.maxBytes) bytes even at \(current.width)×\(current.height) "
-                        + "pixels and quality \(options.minimumQuality)"
+                throw .cannotFit(
+                    maxBytes: options.maxBytes,
+                    width: current.width,
+                    height: current.height,
+                    quality: options.minimumQuality
                 )
             }
             let size = Imaging.fittedSize(width: image.width, height: image.height, maxWidth: edge, maxHeight: edge)
@@ -75,28 +104,43 @@ public enum ImagePipeline {
         }
     }
 
-    /// Binary search over `minimumQuality...maximumQuality` for the highest quality whose encoding is at most
-    /// `maxBytes`, assuming size grows with quality. The maximum is tried first because small or smooth images
-    /// usually fit there at once; otherwise about six more encodes follow. Nil when even the minimum is too big.
+    /// The highest quality in `minimumQuality...maximumQuality` whose encoding is at most `maxBytes` (see
+    /// `QualitySearch`), encoding each round's candidates concurrently when `options.concurrentEncodes` allows.
+    /// Nil when even the minimum is too big.
     static func highestQualityFitting(
         _ image: RGBImage,
         options: PipelineOptions
     ) throws(ImagingError) -> (jpeg: [UInt8], quality: Int)? {
-        let top = try Imaging.encodeJPEG(image, quality: options.maximumQuality)
-        if top.count <= options.maxBytes { return (top, options.maximumQuality) }
-        var best: (jpeg: [UInt8], quality: Int)? = nil
-        var low = options.minimumQuality
-        var high = options.maximumQuality - 1
-        while low <= high {
-            let quality = (low + high) / 2
-            let jpeg = try Imaging.encodeJPEG(image, quality: quality)
-            if jpeg.count <= options.maxBytes {
-                best = (jpeg, quality)
-                low = quality + 1
-            } else {
-                high = quality - 1
+        var search = QualitySearch(
+            minimum: options.minimumQuality,
+            maximum: options.maximumQuality,
+            maxBytes: options.maxBytes
+        )
+        if let sample = image.stripeSample() {
+            let qualities = search.sampleQualities
+            let encoded = try encode(sample.image, qualities, concurrently: options.concurrentEncodes)
+            for (quality, jpeg) in zip(qualities, encoded) {
+                search.record(quality: quality, estimatedSize: Int(Double(jpeg.count) * sample.scale))
             }
         }
+        var best: (jpeg: [UInt8], quality: Int)?
+        while case let candidates = search.candidates(), !candidates.isEmpty {
+            let encoded = try encode(image, candidates, concurrently: options.concurrentEncodes)
+            for (quality, jpeg) in zip(candidates, encoded) {
+                search.record(quality: quality, size: jpeg.count)
+                if jpeg.count <= options.maxBytes && quality > (best?.quality ?? .min) { best = (jpeg, quality) }
+            }
+        }
+        guard let quality = search.bestFitting, let best, best.quality == quality else { return nil }
         return best
+    }
+
+    private static func encode(
+        _ image: RGBImage,
+        _ qualities: [Int],
+        concurrently: Bool
+    ) throws(ImagingError) -> [[UInt8]] {
+        if concurrently { return try Imaging.encodeJPEGs(image, qualities: qualities) }
+        return try qualities.map { quality throws(ImagingError) in try Imaging.encodeJPEG(image, quality: quality) }
     }
 }

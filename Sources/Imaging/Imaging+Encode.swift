@@ -1,4 +1,5 @@
 import CTurboJPEG
+import Dispatch
 
 extension Imaging {
     /// Encodes RGB pixels as a baseline JPEG carrying no metadata beyond the JFIF APP0 segment libturbojpeg writes,
@@ -49,5 +50,48 @@ extension Imaging {
         }
         guard status == 0, let output else { throw .encodingFailed(JPEGDecoder.errorMessage(handle)) }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    /// `encodeJPEG` at each quality, all at once on separate threads (each with its own encoder handle).
+    static func encodeJPEGs(_ image: RGBImage, qualities: [Int]) throws(ImagingError) -> [[UInt8]] {
+        guard qualities.count > 1 else {
+            return try qualities.map { quality throws(ImagingError) in try encodeJPEG(image, quality: quality) }
+        }
+        let results = ResultSlots(count: qualities.count)
+        DispatchQueue.concurrentPerform(iterations: qualities.count) { index in
+            results.set(index, Result { () throws(ImagingError) in try encodeJPEG(image, quality: qualities[index]) })
+        }
+        return try results.values()
+    }
+}
+
+/// One result slot per concurrent encode; each thread writes only its own slot, and all are read after the
+/// threads have joined (`concurrentPerform` returns only then).
+private final class ResultSlots: @unchecked Sendable {
+    private let count: Int
+    /// Raw memory rather than an array: concurrent writes to distinct elements of one array would be
+    /// overlapping accesses to the array itself.
+    private let slots: UnsafeMutablePointer<Result<[UInt8], ImagingError>?>
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    func set(_ index: Int, _ result: Result<[UInt8], ImagingError>) {
+        slots[index] = result
+    }
+
+    func values() throws(ImagingError) -> [[UInt8]] {
+        try (0..<count).map { index throws(ImagingError) in
+            guard let slot = slots[index] else { throw .encodingFailed("an encode did not run") }
+            return try slot.get()
+        }
     }
 }

@@ -12,26 +12,28 @@ public struct Thumbnail: Sendable {
 }
 
 extension Imaging {
-    /// Decodes (DCT-scaled when that is enough), fits inside `maxEdge × maxEdge` without enlarging, and encodes.
+    /// Decodes (at reduced size when the codec can), fits inside `maxEdge × maxEdge` without enlarging, and
+    /// encodes.
     ///
     /// EXIF orientation is not applied: the image is treated as stored.
     /// - Parameters:
-    ///   - bytes: a JPEG or PNG within the default pixel limit.
+    ///   - bytes: a supported image within the default pixel limit.
     ///   - maxEdge: the longest side allowed, at least 1.
     ///   - quality: JPEG quality 1–100.
     public static func thumbnail(of bytes: [UInt8], maxEdge: Int, quality: Int = 80) throws(ImagingError) -> Thumbnail {
         guard maxEdge > 0 else { throw .invalidArgument("maxEdge must be positive, not \(maxEdge)") }
-        let info = try readInfo(bytes)
-        let size = fittedSize(width: info.width, height: info.height, maxWidth: maxEdge, maxHeight: maxEdge)
-        let decoded = try decode(bytes, atLeast: size)
-        // Resize to the size computed from the header: the DCT-scaled image's rounding may differ by a pixel.
-        let image = decoded.resized(width: size.width, height: size.height)
+        let image = try withInput(bytes) { input throws(ImagingError) in
+            let reader = try openReader(input, limits: PixelLimits(maxPixels: PipelineOptions().maxPixels))
+            let size = fittedSize(width: reader.width, height: reader.height, maxWidth: maxEdge, maxHeight: maxEdge)
+            // Resize to the size computed from the header: a reduced decode's rounding may differ by a pixel.
+            return try Resampler.resample(reader.decode(atLeast: size), width: size.width, height: size.height)
+        }
         return Thumbnail(jpeg: try encodeJPEG(image, quality: quality), width: image.width, height: image.height)
     }
 
     /// Crops the largest centred square, then fits it inside `size × size` without enlarging (for avatars).
     /// - Parameters:
-    ///   - bytes: a JPEG or PNG within the default pixel limit.
+    ///   - bytes: a supported image within the default pixel limit.
     ///   - size: the side of the square, at least 1.
     ///   - quality: JPEG quality 1–100.
     public static func squareThumbnail(

@@ -1,6 +1,6 @@
 import CTurboJPEG
 
-/// JPEG decoding through libturbojpeg, one handle per call because a tjhandle is not thread-safe.
+/// JPEG decoding through libturbojpeg, one handle per reader because a tjhandle is not thread-safe.
 enum JPEGDecoder {
     struct Header: Equatable {
         var width: Int
@@ -12,26 +12,28 @@ enum JPEGDecoder {
     /// decode with warnings (truncated or damaged files) rather than storing a half-grey photo.
     static let flags = TJFLAG_LIMITSCANS | TJFLAG_STOPONWARNING
 
-    static func readHeader(_ bytes: [UInt8]) throws(ImagingError) -> Header {
-        try withHandle { handle throws(ImagingError) in try readHeader(bytes, handle: handle) }
-    }
-
-    static func decode(
-        _ bytes: [UInt8],
-        maxPixels: Int,
-        atLeast: (width: Int, height: Int)?
-    ) throws(ImagingError) -> RGBImage {
-        try withHandle { handle throws(ImagingError) in
-            let header = try readHeader(bytes, handle: handle)
-            try Imaging.checkLimit(width: header.width, height: header.height, maxPixels: maxPixels)
-            let (width, height) = scaledSize(width: header.width, height: header.height, atLeast: atLeast)
-            if header.isCMYK {
-                let cmyk = try decompress(bytes, handle: handle, width: width, height: height, format: TJPF_CMYK)
-                return RGBImage(width: width, height: height, pixels: ColorConversion.adobeCMYKToRGB(cmyk))
-            }
-            let rgb = try decompress(bytes, handle: handle, width: width, height: height, format: TJPF_RGB)
-            return RGBImage(width: width, height: height, pixels: rgb)
-        }
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, handle: tjhandle) throws(ImagingError) -> Header {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = tjDecompressHeader3(
+            handle,
+            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            UInt(bytes.count),
+            &width,
+            &height,
+            &subsampling,
+            &colorspace
+        )
+        guard status == 0 else { throw .corrupt(.jpeg, errorMessage(handle)) }
+        guard width > 0 && height > 0 else { throw .corrupt(.jpeg, "image has no pixels") }
+        let space = UInt32(bitPattern: colorspace)
+        return Header(
+            width: Int(width),
+            height: Int(height),
+            isCMYK: space == TJCS_CMYK.rawValue || space == TJCS_YCCK.rawValue
+        )
     }
 
     /// The smallest DCT-scaled size (an M/8 scale no larger than 1) that is at least `atLeast` on both axes.
@@ -53,73 +55,82 @@ enum JPEGDecoder {
         return best
     }
 
-    private static func readHeader(_ bytes: [UInt8], handle: tjhandle) throws(ImagingError) -> Header {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(
-                handle,
-                buffer.baseAddress,
-                UInt(buffer.count),
-                &width,
-                &height,
-                &subsampling,
-                &colorspace
-            )
-        }
-        guard status == 0 else { throw .corrupt(.jpeg, errorMessage(handle)) }
-        guard width > 0 && height > 0 else { throw .corrupt(.jpeg, "image has no pixels") }
-        let space = UInt32(bitPattern: colorspace)
-        return Header(
-            width: Int(width),
-            height: Int(height),
-            isCMYK: space == TJCS_CMYK.rawValue || space == TJCS_YCCK.rawValue
-        )
-    }
-
-    private static func decompress(
-        _ bytes: [UInt8],
+    /// Decodes into a fresh buffer of `width × height` pixels in `format` (RGB or CMYK).
+    static func decompress(
+        _ bytes: UnsafeRawBufferPointer,
         handle: tjhandle,
         width: Int,
         height: Int,
         format: TJPF
-    ) throws(ImagingError) -> [UInt8] {
+    ) throws(ImagingError) -> PixelBuffer {
         let channels = format == TJPF_CMYK ? 4 : 3
-        var status: Int32 = -1
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { output, initialized in
-            status = bytes.withUnsafeBufferPointer { input in
-                tjDecompress2(
-                    handle,
-                    input.baseAddress,
-                    UInt(input.count),
-                    output.baseAddress,
-                    Int32(width),
-                    Int32(width * channels),
-                    Int32(height),
-                    format.rawValue,
-                    flags
-                )
-            }
-            initialized = status == 0 ? output.count : 0
-        }
+        let buffer = PixelBuffer(count: width * height * channels)
+        let status = tjDecompress2(
+            handle,
+            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            UInt(bytes.count),
+            buffer.base,
+            Int32(width),
+            Int32(width * channels),
+            Int32(height),
+            format.rawValue,
+            flags
+        )
         guard status == 0 else { throw .corrupt(.jpeg, errorMessage(handle)) }
-        return pixels
-    }
-
-    private static func withHandle<R>(
-        _ body: (tjhandle) throws(ImagingError) -> R
-    ) throws(ImagingError) -> R {
-        guard let handle = tjInitDecompress() else {
-            throw ImagingError(.corrupt, "could not create a JPEG decoder: \(errorMessage(nil))")
-        }
-        defer { tjDestroy(handle) }
-        return try body(handle)
+        return buffer
     }
 
     static func errorMessage(_ handle: tjhandle?) -> String {
         guard let message = tjGetErrorStr2(handle) else { return "unknown error" }
         return String(cString: message)
+    }
+}
+
+/// A JPEG opened for decoding: header, EXIF and ICC read, pixels DCT-scaled on decode.
+final class JPEGReader: ImageReader {
+    let format = ImageFormat.jpeg
+    let width: Int
+    let height: Int
+    let orientation: Int
+    let metadata: ExifMetadata
+    let colourProfile: ColourProfile?
+    private let input: EncodedInput
+    private let header: JPEGDecoder.Header
+    private let handle: tjhandle
+
+    init(_ input: EncodedInput) throws(ImagingError) {
+        guard let handle = tjInitDecompress() else {
+            throw ImagingError(.corrupt, "The JPEG decoder could not start.", detail: JPEGDecoder.errorMessage(nil))
+        }
+        self.handle = handle
+        self.input = input
+        do {
+            header = try JPEGDecoder.readHeader(input.bytes, handle: handle)
+        } catch {
+            tjDestroy(handle)
+            throw error
+        }
+        width = header.width
+        height = header.height
+        let segments = JPEGSegments(input.bytes)
+        metadata = segments.exif.map { Exif.metadata(tiff: input.copy($0)) } ?? ExifMetadata()
+        orientation = metadata.orientation ?? 1
+        colourProfile = segments.icc.map(ColourProfile.icc)
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    func decode(atLeast: (width: Int, height: Int)?) throws(ImagingError) -> any RowSource {
+        let (w, h) = JPEGDecoder.scaledSize(width: width, height: height, atLeast: atLeast)
+        if header.isCMYK {
+            let cmyk = try JPEGDecoder.decompress(input.bytes, handle: handle, width: w, height: h, format: TJPF_CMYK)
+            let rgb = PixelBuffer(count: w * h * 3)
+            ColorConversion.adobeCMYKToRGB(UnsafePointer(cmyk.base), into: rgb.base, pixelCount: w * h)
+            return BufferRows(width: w, height: h, base: rgb.base, stride: w * 3, channels: 3, owner: rgb)
+        }
+        let rgb = try JPEGDecoder.decompress(input.bytes, handle: handle, width: w, height: h, format: TJPF_RGB)
+        return BufferRows(width: w, height: h, base: rgb.base, stride: w * 3, channels: 3, owner: rgb)
     }
 }

@@ -1,3 +1,4 @@
+import ATProto
 /// `social.grain.defs#aspectRatio`.
 public struct AspectRatio: Codable, Sendable, Equatable {
     public var width: Int
@@ -57,6 +58,15 @@ public struct SelfLabels: Codable, Sendable, Equatable {
 /// The `social.grain.story` record.
 public struct StoryRecord: Codable, Sendable, Equatable {
     public static let collection = "social.grain.story"
+    /// How long a story is shown after its `createdAt`, as Grain computes it at query time: 24 hours.
+    public static let lifetime: Duration = .seconds(24 * 60 * 60)
+
+    /// Whether a story made at `created` has expired by `now`.
+    public static func isExpired(createdAt created: UTCTime, now: UTCTime) -> Bool {
+        now.microseconds - created.microseconds > lifetimeMicroseconds
+    }
+
+    static let lifetimeMicroseconds = lifetime.components.seconds * 1_000_000
     public var type: String? = StoryRecord.collection
     public var media: BlobRef
     public var aspectRatio: AspectRatio

@@ -35,18 +35,6 @@ public enum Log {
     /// Replaces the settings (the command line does this once; tests capture lines).
     public static func configure(_ new: Settings) { settings.withLock { $0 = new } }
 
-    public static func info(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
-        write(.info, message, subsystem: subsystem, fields: fields)
-    }
-
-    public static func warning(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
-        write(.warning, message, subsystem: subsystem, fields: fields)
-    }
-
-    public static func error(_ message: String, subsystem: String = "server", fields: [String: String] = [:]) {
-        write(.error, message, subsystem: subsystem, fields: fields)
-    }
-
     /// One event; `fields` carry ids such as the request id.
     public static func write(_ level: Level, _ message: String, subsystem: String, fields: [String: String] = [:]) {
         let current = settings.withLock { $0 }
@@ -73,4 +61,19 @@ public enum Log {
             return String(decoding: data, as: UTF8.self)
         }
     }
+}
+
+/// What one module logs through: its subsystem's name on every line. Each module keeps one, `log`.
+public struct Logger: Sendable {
+    public let subsystem: String
+
+    public init(_ subsystem: String) { self.subsystem = subsystem }
+
+    public func info(_ message: String, fields: [String: String] = [:]) { Log.write(.info, message, subsystem: subsystem, fields: fields) }
+
+    public func warning(_ message: String, fields: [String: String] = [:]) {
+        Log.write(.warning, message, subsystem: subsystem, fields: fields)
+    }
+
+    public func error(_ message: String, fields: [String: String] = [:]) { Log.write(.error, message, subsystem: subsystem, fields: fields) }
 }

@@ -11,7 +11,7 @@ extension Application {
 
     /// Adds a household account with a profile and a password (`users add`); the first becomes the owner.
     /// - Parameter password: the password; a generated one when nil (returned so it can be shown once).
-    public func addAccount(name: String, displayName: String?, password: String?) throws -> (handle: String, password: String) {
+    public func addAccount(name: String, displayName: String?, password: String?) async throws -> (handle: String, password: String) {
         guard let backend, let authServer else {
             throw AccountError(description: "accounts live in the embedded backend; this server uses --appview")
         }
@@ -21,7 +21,7 @@ extension Application {
         let chosen = password ?? SecureRandom.token(byteCount: 12)
         do {
             let checked = try NewMember.checkName(name)
-            let handle = try household.add(
+            let handle = try await household.add(
                 NewMember(name: checked, displayName: displayName ?? checked.capitalized, password: chosen), now: .now)
             return (handle, chosen)
         } catch let error as HouseholdError {

@@ -25,7 +25,7 @@ public final class Application: Sendable {
     let pages: PageRenderer
     /// Where this process reaches its own listener, for the front's writes to the embedded backend.
     public let loopback: URL
-    let origins: OriginRules
+    let origins: OriginPolicy
     let maintenance = Maintenance()
     let clock: @Sendable () -> UTCTime
 
@@ -36,9 +36,18 @@ public final class Application: Sendable {
         self.clock = clock
         let listener = try Listener(host: configuration.host, port: configuration.port)
         loopback = Self.loopback(host: configuration.host, port: listener.port)
-        let origins = OriginRules(
-            canonical: configuration.canonicalOrigin, listeningOn: configuration.host, behindTLSProxy: configuration.behindTLSProxy)
+        let origins = try OriginPolicy(
+            canonical: configuration.canonicalOrigin, allowedHosts: configuration.allowedHosts,
+            behindTLSProxy: configuration.behindTLSProxy)
         self.origins = origins
+        let trustedProxies = try TrustedProxies(parsing: configuration.trustedProxies)
+        // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
+        _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads")
+        let ownOrigin: @Sendable (Request) -> String? = { request in
+            if case .own(let origin) = origins.origin(of: request) { return origin.description }
+            return nil
+        }
         let templates = try TemplateRenderer(directory: configuration.templatesDirectory, reloadOnChange: configuration.development)
         let assets = try StaticFiles(root: configuration.publicDirectory, watch: configuration.development)
         var contentSources = ContentPolicy.Sources()
@@ -58,8 +67,8 @@ public final class Application: Sendable {
         }
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
-        let dataKey = try DataKey.load(dataDirectory: configuration.dataDirectory)
-        let nonces = DPoPNonces()
+        let dataKey = try DataKey.load(configuration.keyLocation)
+        let nonces = ReceivedNonces()
         let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let upstream = configuration.appview ?? loopback
         // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
@@ -83,21 +92,12 @@ public final class Application: Sendable {
             // XRPC answers to outside clients carry image URLs on the origin they asked on.
             let backend = try EmbeddedBackend(
                 dataDirectory: configuration.dataDirectory, clock: clock,
-                origin: { request in
-                    if case .accepted(let origin) = origins.decide(request) { return origin }
-                    return nil
-                })
-            var authConfiguration = AuthServerConfiguration(
-                isOwnOrigin: origins.isOwn,
-                requestOrigin: { request in
-                    if case .accepted(let origin) = origins.decide(request) { return origin }
-                    return nil
-                })
+                origin: ownOrigin)
+            var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            let behindProxy = configuration.behindTLSProxy
-            authConfiguration.clientAddress = { $0.clientAddress(trustingForwardedFor: behindProxy) }
+            authConfiguration.clientAddress = { $0.clientAddress }
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
                 sealingKey: dataKey, clock: clock,
@@ -129,20 +129,17 @@ public final class Application: Sendable {
         // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
         settings.canCrossPost = configuration.appview != nil
         let places = Self.geocoders(configuration)
-        let behindProxy = configuration.behindTLSProxy
         front = try Front(
             FrontDependencies(
                 pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
                 stories: stories, writer: writer,
                 signIn: SignInServers.Configuration(
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
-                household: household, origins: origins.decide,
-                clientAddress: { $0.clientAddress(trustingForwardedFor: behindProxy) },
+                household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
                 geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock, moderation: moderation))
 
         var router = Router()
-        router.use(SecurityHeaders())
-        router.errorResponder = { error, request in SecurityHeaders.apply(to: Self.errorResponse(error, request: request, pages: pages)) }
+        router.use(SecurityHeaders.DefaultPolicy())
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
@@ -151,20 +148,9 @@ public final class Application: Sendable {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = listener.port
+        serverConfiguration.trustedProxies = trustedProxies
+        serverConfiguration.responseHeaders = SecurityHeaders.baseline
         server = HTTPServer(configuration: serverConfiguration, router: router, listener: listener)
-    }
-
-    /// Errors the router raises itself: hatk's JSON on the backend's paths, a page everywhere else.
-    static func errorResponse(_ error: HTTPError, request: Request, pages: PageRenderer) -> Response {
-        var response: Response
-        if request.path.hasPrefix("/xrpc/") {
-            let body: [UInt8] = Array((try? JSONEncoder().encode(["error": error.message])) ?? Data())
-            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(body))
-        } else {
-            response = pages.errorPage(error)
-        }
-        for (name, value) in error.headers { response.headers[name] = value }
-        return response
     }
 
     /// Starts serving on the bound socket, and the housekeeping that runs beside it.
@@ -179,7 +165,7 @@ public final class Application: Sendable {
         // Seen marks waiting for the upstream go first: the embedded backend is reached through this very server.
         await front.sendWaitingMarks()
         await server.shutdown()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
@@ -189,7 +175,7 @@ public final class Application: Sendable {
         // The server has stopped: marks for a remote hatk still go; the embedded backend's (reached through this
         // server) are lost if any wait, at most the last 30 seconds' worth.
         await front.sendWaitingMarks()
-        do { try front.flush() } catch { Log.error("could not write seen marks at shutdown: \(error)") }
+        do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
     }
 
     /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every
@@ -232,7 +218,7 @@ public final class Application: Sendable {
         if FileManager.default.isReadableFile(atPath: configuration.placesCSV) {
             offline = OfflineGeocoder(path: configuration.placesCSV)
         } else {
-            Log.warning(
+            log.warning(
                 "no readable place table at \(configuration.placesCSV) (run `make places-data`): photos keep their H3 cell but get no place name")
         }
         switch configuration.geocoder {
@@ -246,7 +232,7 @@ public final class Application: Sendable {
     }
 
     /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.
-    public func seedDemoIfAsked(now: UTCTime = .now) throws -> [(handle: String, password: String)] {
+    public func seedDemoIfAsked(now: UTCTime = .now) async throws -> [(handle: String, password: String)] {
         guard configuration.demo, let backend, let authServer else { return [] }
         let handles = try DemoHousehold.seed(
             into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
@@ -255,11 +241,12 @@ public final class Application: Sendable {
                 configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
                 handleDomain: configuration.handleDomain, now: now)
         }
-        return try handles.map { handle in
+        var seeded: [(handle: String, password: String)] = []
+        for handle in handles {
             let password = Self.demoPassword(for: handle)
-            guard let account = try backend.store.account(handle) else { return (handle, password) }
-            try authServer.setPassword(password, for: account.did)
-            return (handle, password)
+            if let account = try backend.store.account(handle) { try await authServer.setPassword(password, for: account.did) }
+            seeded.append((handle, password))
         }
+        return seeded
     }
 }

@@ -15,15 +15,17 @@ extension Command {
                 print(Tools.h3Line(line, resolution: resolution))
             }
         case .addUser(let command):
-            try addUser(command)
+            try await addUser(command)
         case .serve(let configuration):
             try await serve(configuration)
         }
     }
 
-    func addUser(_ command: AddUser) throws {
+    func addUser(_ command: AddUser) async throws {
         var configuration = ServeConfiguration()
         configuration.dataDirectory = command.dataDirectory
+        configuration.keyFile = command.keyFile
+        configuration.keyDirectory = command.keyDirectory
         configuration.handleDomain = command.handleDomain
         // No socket is needed to add an account.
         configuration.port = 0
@@ -35,7 +37,7 @@ extension Command {
             }
         }
         let app = try Application(configuration: configuration)
-        let created = try app.addAccount(name: command.name, displayName: command.displayName, password: password)
+        let created = try await app.addAccount(name: command.name, displayName: command.displayName, password: password)
         print("Added \(created.handle)")
         if password == nil { print("Password (shown once): \(created.password)") }
     }
@@ -46,7 +48,7 @@ extension Command {
         signal(SIGXFSZ, SIG_IGN)
         let app = try Application(configuration: configuration)
         // Everything is ready before the first request is answered: /healthz means "serving".
-        let seeded = try app.seedDemoIfAsked()
+        let seeded = try await app.seedDemoIfAsked()
         try app.start()
         if !seeded.isEmpty {
             print("Seeded the demo household. Sign in as:")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Parses `grain-stories` arguments into a command; errors carry the usage text.
 public enum Command: Sendable {
@@ -16,6 +17,8 @@ public enum Command: Sendable {
         public var displayName: String?
         public var passwordFromStdin = false
         public var dataDirectory = "./data"
+        public var keyFile: String?
+        public var keyDirectory: String?
         public var handleDomain = "home.test"
     }
 
@@ -26,13 +29,16 @@ public enum Command: Sendable {
 
     public static let usage = """
         Usage: grain-stories serve [options]
-               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--handle-domain NAME]
+               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
           --host ADDRESS        address to listen on (default 127.0.0.1)
           --port N              port to listen on (default 8080; 0 = any free port)
-          --data DIR            data directory for SQLite, blobs and keys (default ./data)
+          --data DIR            data directory for SQLite and blobs (default ./data)
+          --key-file PATH       the sealing key (default: KEYDIR/<the data directory's key id>.key)
+          --key-dir DIR         where sealing keys live (default ~/.config/grain-stories/keys); keep it out of backups
+          --allow-key-in-data   accept a key file inside the data directory
           --demo                seed a demo household into an empty data directory
           --demo-photos DIR     sample photographs for --demo (default ./.build/demo-photos)
           --appview URL         use a remote hatk server (e.g. https://grain.social); turns the embedded backend off
@@ -55,20 +61,24 @@ public enum Command: Sendable {
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
         --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
-          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, and client addresses
-                                are the last X-Forwarded-For hop
+          --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
+          --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
+                                believed (default 127.0.0.0/8,::1/128)
+          --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
+                                addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
         """
 
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
     /// Flags on the command line win.
     static let environmentOptions = [
-        "--host", "--port", "--data", "--public-url", "--appview", "--demo", "--dev", "--demo-photos", "--handle-domain",
+        "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
+        "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
-        "--uploads-per-minute", "--image-workers", "--upload-queue",
+        "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
     ]
-    static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces"]
+    static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
     static func environmentVariable(for option: String) -> String {
         "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -147,6 +157,8 @@ public enum Command: Sendable {
             case "--display-name": command.displayName = try value(flag)
             case "--password-stdin": command.passwordFromStdin = true
             case "--data": command.dataDirectory = try value(flag)
+            case "--key-file": command.keyFile = try value(flag)
+            case "--key-dir": command.keyDirectory = try value(flag)
             case "--handle-domain": command.handleDomain = try value(flag)
             default: throw UsageError(description: "unknown option \(flag)")
             }
@@ -161,6 +173,9 @@ public enum Command: Sendable {
             guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        func list(_ flag: String) throws(UsageError) -> [String] {
+            try value(flag).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         func count(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
             guard let n = Int(try value(flag)), range.contains(n) else {
                 throw UsageError(description: "\(flag) takes \(range.lowerBound) to \(range.upperBound)")
@@ -174,6 +189,9 @@ public enum Command: Sendable {
                 guard let port = UInt16(try value(flag)) else { throw UsageError(description: "--port takes 0 to 65535") }
                 config.port = port
             case "--data": config.dataDirectory = try value(flag)
+            case "--key-file": config.keyFile = try value(flag)
+            case "--key-dir": config.keyDirectory = try value(flag)
+            case "--allow-key-in-data": config.allowKeyInData = true
             case "--demo": config.demo = true
             case "--demo-photos": config.demoPhotosDirectory = try value(flag)
             case "--demo-extra-members":
@@ -230,6 +248,18 @@ public enum Command: Sendable {
             case "--image-workers": config.imageWorkers = try count(flag, 1...256)
             case "--upload-queue": config.imageQueue = try count(flag, 0...10_000)
             case "--behind-tls-proxy": config.behindTLSProxy = true
+            case "--trusted-proxy":
+                let ranges = try list(flag)
+                guard (try? TrustedProxies(parsing: ranges)) != nil else {
+                    throw UsageError(description: "--trusted-proxy takes addresses or CIDR ranges such as 10.0.0.0/8")
+                }
+                config.trustedProxies = ranges
+            case "--allowed-host":
+                let hosts = try list(flag)
+                guard (try? OriginPolicy(allowedHosts: hosts)) != nil else {
+                    throw UsageError(description: "--allowed-host takes host names or addresses such as stories.lan or 192.168.1.20")
+                }
+                config.allowedHosts = hosts
             case "--dpop-nonces": config.requireDPoPNonce = true
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }

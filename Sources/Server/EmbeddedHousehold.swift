@@ -19,9 +19,9 @@ struct EmbeddedHousehold: HouseholdDirectory {
 
     func isOwner(_ did: String) throws -> Bool { try backend.store.isOwner(did) }
 
-    func createOwner(_ member: NewMember, now: UTCTime) throws -> String {
+    func createOwner(_ member: NewMember, now: UTCTime) async throws -> String {
         let account = try translated { try backend.store.createOwner(handle: handle(for: member.name), now: now) }
-        try finish(account, member, now: now)
+        try await finish(account, member, now: now)
         setupCode.remove()
         return account.handle
     }
@@ -33,29 +33,29 @@ struct EmbeddedHousehold: HouseholdDirectory {
 
     func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool { try backend.store.isInviteUsable(token, now: now) }
 
-    func acceptInvite(_ token: String, member: NewMember, now: UTCTime) throws -> String {
+    func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String {
         let account = try translated { try backend.store.acceptInvite(token, handle: handle(for: member.name), now: now) }
-        try finish(account, member, now: now)
+        try await finish(account, member, now: now)
         return account.handle
     }
 
     /// Adds an account from the command line (`users add`): the first one becomes the owner.
-    func add(_ member: NewMember, now: UTCTime) throws -> String {
-        if try needsOwner() { return try createOwner(member, now: now) }
+    func add(_ member: NewMember, now: UTCTime) async throws -> String {
+        if try needsOwner() { return try await createOwner(member, now: now) }
         let account = try translated { try backend.store.createAccount(handle: handle(for: member.name), now: now) }
-        try finish(account, member, now: now)
+        try await finish(account, member, now: now)
         return account.handle
     }
 
     func handle(for name: String) -> String { "\(name).\(handleDomain)" }
 
     /// Gives a fresh account its profile and password.
-    func finish(_ account: Account, _ member: NewMember, now: UTCTime) throws {
+    func finish(_ account: Account, _ member: NewMember, now: UTCTime) async throws {
         let trimmed = member.displayName.trimmingCharacters(in: .whitespaces)
         let profile = ProfileRecord(displayName: trimmed.isEmpty ? nil : String(trimmed.prefix(64)), createdAt: now.iso8601)
         try backend.store.putRecord(
             did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile), now: now)
-        try authServer.setPassword(member.password, for: account.did)
+        try await authServer.setPassword(member.password, for: account.did)
     }
 
     /// The store's refusals in the front's words.

@@ -30,9 +30,9 @@ final class Maintenance: Sendable {
 
     /// One pass; also what tests call instead of waiting for the timer.
     static func run(_ application: Application, blobs: Bool) async {
-        do { _ = try application.authServer?.pruneExpired() } catch { Log.error("pruning the sign-in database failed: \(error)") }
-        do { try application.front.prune(now: application.clock()) } catch { Log.error("pruning the front's database failed: \(error)") }
+        do { _ = try application.authServer?.pruneExpired() } catch { log.error("pruning the sign-in database failed: \(error)") }
+        do { try application.front.prune(now: application.clock()) } catch { log.error("pruning the front's database failed: \(error)") }
         guard blobs, let backend = application.backend else { return }
-        do { _ = try await backend.collectGarbage() } catch { Log.error("collecting unused blobs failed: \(error)") }
+        do { _ = try await backend.collectGarbage() } catch { log.error("collecting unused blobs failed: \(error)") }
     }
 }

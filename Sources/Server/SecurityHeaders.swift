@@ -1,29 +1,27 @@
 import HTTPServer
 
-/// Headers every response carries, pages and backend alike. The CSP and Cross-Origin-Opener-Policy of pages are
-/// the front's (it knows the origin and the page's nonce).
-struct SecurityHeaders: Middleware {
-    func handle(_ request: Request, next: Handler) async throws -> Response {
-        Self.apply(to: try await next(request))
-    }
+/// Headers every response carries, pages, JSON, images and errors alike, added by the server itself. A page's CSP
+/// and Cross-Origin-Opener-Policy are the front's: it knows the origin and the page's nonce; other HTML gets the
+/// strict default.
+enum SecurityHeaders {
+    static let baseline: HTTPHeaders = [
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    ]
 
-    /// Also used by the error responder, whose answers (404 for unknown paths) bypass middleware.
-    static func apply(to original: Response) -> Response {
-        var response = original
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
-        response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
-        let isHTML = response.headers["Content-Type"]?.hasPrefix("text/html") ?? false
-        if isHTML && response.headers["Content-Security-Policy"] == nil {
-            response.headers["Content-Security-Policy"] = ContentPolicyDefault.header
+    /// HTML without a CSP of its own (the router's own error pages) gets this one.
+    struct DefaultPolicy: Middleware {
+        static let header =
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
+
+        func handle(_ request: Request, next: Handler) async throws -> Response {
+            var response = try await next(request)
+            if response.headers["Content-Type"]?.hasPrefix("text/html") == true, response.headers["Content-Security-Policy"] == nil {
+                response.headers["Content-Security-Policy"] = Self.header
+            }
+            return response
         }
-        return response
     }
-}
-
-/// The policy of an HTML answer that did not set its own.
-enum ContentPolicyDefault {
-    static let header =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-        + "form-action 'self'; frame-ancestors 'none'"
 }

@@ -7,8 +7,19 @@ public struct ServeConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (tests).
     public var port: UInt16 = 8080
-    /// All state lives here: SQLite files, blobs, keys.
+    /// All state lives here: SQLite files and blobs. The sealing key does not (see `DataKey`).
     public var dataDirectory = "./data"
+    /// The sealing key's file (`--key-file`); nil looks in `keyDirectory` under the data directory's key id.
+    public var keyFile: String?
+    /// Where sealing keys live (`--key-dir`); nil is `$XDG_CONFIG_HOME/grain-stories/keys` or `~/.config/...`.
+    public var keyDirectory: String?
+    /// Accept a key file inside the data directory (`--allow-key-in-data`): backups of the data then carry it.
+    public var allowKeyInData = false
+
+    /// Where the sealing key is looked for.
+    var keyLocation: DataKey.Location {
+        DataKey.Location(dataDirectory: dataDirectory, keyFile: keyFile, keyDirectory: keyDirectory, allowInData: allowKeyInData)
+    }
     /// A remote hatk server (grain.social or self-hosted). When nil the embedded backend serves.
     public var appview: URL?
     /// The origin browsers use to reach us; defaults to `http://<host>:<port>`.
@@ -51,6 +62,12 @@ public struct ServeConfiguration: Sendable {
     }
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
+    /// Peers whose `X-Forwarded-For`, `-Proto` and `-Host` are believed (`--trusted-proxy`, CIDR ranges or addresses):
+    /// loopback by default, where a proxy on the same box connects from.
+    public var trustedProxies: [String] = ["127.0.0.0/8", "::1/128"]
+    /// Names or addresses accepted as ours besides this machine's own (`--allowed-host`): the address a Docker host
+    /// is reached at from the LAN, a local DNS name.
+    public var allowedHosts: [String] = []
     /// A TLS-terminating proxy sits in front of us: cookies get `Secure` and the `__Host-` prefix, and per-client
     /// limits count the last `X-Forwarded-For` hop (the address the proxy saw) instead of the proxy's own address.
     public var behindTLSProxy = false

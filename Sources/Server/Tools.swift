@@ -9,12 +9,12 @@ public enum Tools {
         public let description: String
     }
 
-    /// Processes IN into OUT exactly as an upload would be, and describes the result in one JSON line.
+    /// Processes IN (any format the pipeline reads) into OUT exactly as an upload would be, reading IN in place,
+    /// and describes the result in one JSON line.
     public static func processImage(input: String, output: String, maxBytes: Int, placesCSV: String?) throws -> String {
-        guard let data = FileManager.default.contents(atPath: input) else { throw ToolError(description: "cannot read \(input)") }
         var options = PipelineOptions()
         options.maxBytes = maxBytes
-        let processed = try ImagePipeline.process([UInt8](data), options: options)
+        let processed = try ImagePipeline.process(fileAt: input, options: options)
         guard FileManager.default.createFile(atPath: output, contents: Data(processed.jpeg)) else {
             throw ToolError(description: "cannot write \(output)")
         }
@@ -30,7 +30,7 @@ public enum Tools {
         }
         let line: [String: Any] = [
             "width": processed.width, "height": processed.height, "bytes": processed.jpeg.count,
-            "quality": processed.quality, "orientation": processed.orientation,
+            "quality": processed.quality, "orientation": processed.orientation, "format": processed.sourceFormat.rawValue,
             "h3": cell as Any? ?? NSNull(), "place": place as Any? ?? NSNull(),
         ]
         let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])

@@ -65,7 +65,7 @@ struct FlowTests {
             claims: AccessTokenClaims.self)
 
         // validate
-        let now = fixture.clock.seconds
+        let now = fixture.clock.unixSeconds
         #expect(verified.header.typ == "at+jwt")
         #expect(verified.header.kid == jwk.kid)
         #expect(jwk.use == "sig" && jwk.alg == "ES256")
@@ -174,7 +174,7 @@ struct FlowTests {
         let access = try #require(try await fixture.signedIn(client)["access_token"] as? String)
 
         // act
-        try fixture.server.setPassword("a brand new password", for: fixture.maya)
+        try await fixture.server.setPassword("a brand new password", for: fixture.maya)
         let viewer = await fixture.server.viewer(for: try fixture.resourceRequest(client, accessToken: access))
 
         // validate

@@ -77,20 +77,20 @@ struct NonceTests {
             counter += 1
             return "n\(counter)"
         }
-        var nonces = DPoPNonces(now: 1000, make: make)
+        var nonces = IssuedNonces(now: 1000, make: make)
 
         // act
-        nonces.advance(now: 1000 + DPoPNonces.interval - 1, make: make)
+        nonces.advance(now: 1000 + IssuedNonces.interval - 1, make: make)
         let beforeRotation = nonces.current
-        nonces.advance(now: 1000 + DPoPNonces.interval, make: make)
+        nonces.advance(now: 1000 + IssuedNonces.interval, make: make)
         let afterFirst = (nonces.current, nonces.accepts("n1"), nonces.accepts("n2"), nonces.accepts(nil))
-        nonces.advance(now: 1000 + 2 * DPoPNonces.interval, make: make)
+        nonces.advance(now: 1000 + 2 * IssuedNonces.interval, make: make)
         let afterSecond = (nonces.current, nonces.accepts("n1"), nonces.accepts("n2"))
-        nonces.advance(now: 1000 + 10 * DPoPNonces.interval, make: make)
+        nonces.advance(now: 1000 + 10 * IssuedNonces.interval, make: make)
         let afterIdle = (nonces.current, nonces.accepts("n3"))
 
         // validate
-        #expect(DPoPNonces.interval <= 300)
+        #expect(IssuedNonces.interval <= 300)
         #expect(beforeRotation == "n1")
         #expect(afterFirst == ("n2", true, true, false))
         #expect(afterSecond == ("n3", false, true))
@@ -104,7 +104,7 @@ struct NonceTests {
         let fixture = try AuthFixture { $0.requireDPoPNonce = true }
         var client = TestClient()
         client.nonce = try await fixture.par(client).headers["DPoP-Nonce"]
-        fixture.clock.advance(seconds: Double(DPoPNonces.interval))
+        fixture.clock.advance(seconds: Double(IssuedNonces.interval))
 
         // act
         let response = try await fixture.par(client)

@@ -129,7 +129,7 @@ struct OriginTests {
         // setup
         let fixture = try AuthFixture()
         let client = TestClient.own(Self.box)
-        let proof = try DPoP.proof(key: client.key, method: "POST", url: url, now: fixture.clock.seconds)
+        let proof = try DPoP.proof(key: client.key, method: "POST", url: url, now: fixture.clock.unixSeconds)
 
         // act
         let response = try await fixture.par(client, proof: proof)
@@ -162,7 +162,7 @@ struct OriginTests {
         let client = TestClient()
         let refresh = try #require(try await fixture.signedIn(client)["refresh_token"] as? String)
         func revoke(proofURL: String) async throws -> Response {
-            let proof = try DPoP.proof(key: client.key, method: "POST", url: proofURL, now: fixture.clock.seconds)
+            let proof = try DPoP.proof(key: client.key, method: "POST", url: proofURL, now: fixture.clock.unixSeconds)
             return await fixture.send(
                 Request(
                     method: .post, path: "/oauth/revoke",
@@ -174,7 +174,7 @@ struct OriginTests {
         let foreign = try await revoke(proofURL: "http://evil.test/oauth/revoke")
         let stillWorks = try await fixture.token(client, client.refreshFields(refresh))
         let refreshAgain = try #require(stillWorks.json["refresh_token"] as? String)
-        let ourProof = try client.proof(.post, "/oauth/revoke", now: fixture.clock.seconds)
+        let ourProof = try client.proof(.post, "/oauth/revoke", now: fixture.clock.unixSeconds)
         let ours = await fixture.send(
             Request(
                 method: .post, path: "/oauth/revoke",

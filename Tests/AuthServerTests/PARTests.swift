@@ -31,8 +31,8 @@ struct PARTests {
         // setup
         let fixture = try AuthFixture()
         let client = TestClient()
-        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.seconds)
-        let other = try TestClient().proof(.post, "/oauth/par", now: fixture.clock.seconds)
+        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.unixSeconds)
+        let other = try TestClient().proof(.post, "/oauth/par", now: fixture.clock.unixSeconds)
         let forged =
             proof.split(separator: ".").prefix(2).joined(separator: ".") + "."
             + other.split(separator: ".")[2]
@@ -57,7 +57,7 @@ struct PARTests {
         // setup
         let fixture = try AuthFixture()
         let client = TestClient()
-        let proof = try DPoP.proof(key: client.key, method: method, url: url, now: fixture.clock.seconds)
+        let proof = try DPoP.proof(key: client.key, method: method, url: url, now: fixture.clock.unixSeconds)
 
         // act
         let response = try await fixture.par(client, proof: proof)
@@ -73,7 +73,7 @@ struct PARTests {
         // setup
         let fixture = try AuthFixture()
         let client = TestClient()
-        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.seconds - 301)
+        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.unixSeconds - 301)
 
         // act
         let response = try await fixture.par(client, proof: proof)
@@ -89,7 +89,7 @@ struct PARTests {
         // setup
         let fixture = try AuthFixture()
         let client = TestClient()
-        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.seconds)
+        let proof = try client.proof(.post, "/oauth/par", now: fixture.clock.unixSeconds)
 
         // act
         let first = try await fixture.par(client, proof: proof)
@@ -204,7 +204,7 @@ struct PARTests {
         var request = Request(
             method: .post, path: "/oauth/par", headers: ["Content-Type": "application/json"],
             body: Array(try JSONSerialization.data(withJSONObject: client.parFields)))
-        request.headers["DPoP"] = try client.proof(.post, "/oauth/par", now: fixture.clock.seconds)
+        request.headers["DPoP"] = try client.proof(.post, "/oauth/par", now: fixture.clock.unixSeconds)
 
         // act
         let response = await fixture.send(request)

@@ -54,7 +54,7 @@ struct PasswordWorkTests {
     func strongerHashKept() async throws {
         // setup
         let strong = try AuthFixture { $0.passwordParameters = PasswordHash.Parameters(n: 1 << 11, r: 8, p: 1) }
-        try strong.server.setPassword(AuthFixture.password, for: strong.maya)
+        try await strong.server.setPassword(AuthFixture.password, for: strong.maya)
         let fixture = try AuthFixture(reopening: strong)
         let before = try storedHash(fixture, fixture.maya.rawValue)
 
@@ -65,22 +65,6 @@ struct PasswordWorkTests {
         #expect(try storedHash(fixture, fixture.maya.rawValue) == before)
     }
 
-    @Test("the work runs on the hashing queue, not on the task that asks for it")
-    func runsOnDedicatedQueue() async throws {
-        // setup
-        let work = PasswordWork(workers: 1, queueLimit: 1)
-
-        // act
-        let onWorker = try await work.run { PasswordWork.isOnWorker }
-        let inTask = PasswordWork.isOnWorker
-
-        // validate
-        #expect(onWorker)
-        #expect(!inTask)
-    }
-
-    /// While the one hashing thread is held, sign-ins wait for it (so their hashing runs there), an unrelated
-    /// request is answered meanwhile, and a sign-in past the queue limit is refused at once.
     @Test("a burst of sign-ins waits on the hashing thread while other requests are answered; past the queue, 503")
     func burstDoesNotStall() async throws {
         // setup

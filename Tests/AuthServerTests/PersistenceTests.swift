@@ -43,7 +43,7 @@ struct PersistenceTests {
 
     /// Passwords are only for household accounts; the file holds scrypt hashes, not passwords.
     @Test("passwords need an account and are stored hashed")
-    func passwords() throws {
+    func passwords() async throws {
         // setup
         let fixture = try AuthFixture()
         let stranger = LocalDID.mint()
@@ -54,8 +54,8 @@ struct PersistenceTests {
         database += (try? Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/auth.sqlite-wal"))) ?? Data()
 
         // validate
-        #expect(throws: AuthServerError.self) { try fixture.server.setPassword("secret words", for: stranger) }
-        #expect(throws: AuthServerError.self) { try fixture.server.setPassword("", for: fixture.maya) }
+        await #expect(throws: AuthServerError.self) { try await fixture.server.setPassword("secret words", for: stranger) }
+        await #expect(throws: AuthServerError.self) { try await fixture.server.setPassword("", for: fixture.maya) }
         #expect(!hasStranger)
         #expect(try fixture.server.hasPassword(for: fixture.jonas))
         #expect(database.range(of: Data(AuthFixture.password.utf8)) == nil)

@@ -72,7 +72,7 @@ struct ResourceTests {
             client, accessToken: access, proofURL: "http://localhost:8080/xrpc/dev.hatk.createRecord")
         var otherMethod = try fixture.resourceRequest(client, accessToken: access)
         otherMethod.method = .get
-        let stale = try fixture.resourceRequest(client, accessToken: access, iat: fixture.clock.seconds - 301)
+        let stale = try fixture.resourceRequest(client, accessToken: access, iat: fixture.clock.unixSeconds - 301)
 
         // act
         var viewers: [DID?] = []

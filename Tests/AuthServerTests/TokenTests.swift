@@ -109,7 +109,7 @@ struct TokenTests {
         let fixture = try AuthFixture()
         let client = TestClient()
         let tokens = try await fixture.signedIn(client)
-        let proof = try client.proof(.post, "/oauth/token", now: fixture.clock.seconds)
+        let proof = try client.proof(.post, "/oauth/token", now: fixture.clock.unixSeconds)
         func refresh(_ token: String) -> Request {
             Request(
                 method: .post, path: "/oauth/token",

@@ -28,23 +28,34 @@ let package = Package(
         ),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
         // The modules under test (symlinks to the root package's sources).
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
+        .target(
+            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
 
         // Shared helpers: input slicing and property checks that crash with a message.
         .target(name: "FuzzSupport", swiftSettings: strict),
+        // The decoder properties every image-format target checks.
+        .target(name: "FuzzDecoding", dependencies: ["Imaging", "FuzzSupport"], swiftSettings: strict),
 
         fuzzer("FuzzMultipart", ["HTTPServer"]),
         fuzzer("FuzzURLEncodedForm", ["HTTPServer"]),
         fuzzer("FuzzCookies", ["HTTPServer"]),
         fuzzer("FuzzExif", ["Imaging"]),
-        fuzzer("FuzzJPEG", ["Imaging"]),
+        fuzzer("FuzzJPEG", ["Imaging", "FuzzDecoding"]),
+        fuzzer("FuzzHEIF", ["Imaging", "FuzzDecoding"]),
+        fuzzer("FuzzWebP", ["Imaging", "FuzzDecoding"]),
         fuzzer("FuzzHTMLEscaping", ["HTMLRendering"]),
         fuzzer("FuzzATProtoSyntax", ["ATProto"]),
     ]

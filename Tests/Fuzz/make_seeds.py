@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes the seed corpora in Tests/Fuzz/Corpus/ (the committed files are its output).
 
-Text seeds are written from the literals below; JPEG and PNG seeds need Pillow (python3 -m pip install pillow) and
-carry EXIF blocks built here byte by byte from the TIFF 6.0 / EXIF layout, so the seeds do not depend on how a
-library writes EXIF. Re-running rewrites the same files (Pillow's output is deterministic for a given version).
+Text seeds are written from the literals below. JPEG, PNG and WebP seeds need Pillow (python3 -m pip install
+pillow), HEIC and AVIF seeds Debian's heif-enc and avifenc (libheif-examples, libavif-bin). EXIF blocks and the
+Display P3 profile are built here byte by byte (TIFF 6.0 / EXIF, ICC.1), so the seeds do not depend on how a
+library writes them. Re-running rewrites the same files (Pillow's output is deterministic for a given version).
 Usage: python3 Tests/Fuzz/make_seeds.py
 """
 
@@ -127,6 +128,40 @@ def png_with_exif(png, block):
     return png[:33] + chunk + png[33:]
 
 
+# --- ICC ----------------------------------------------------------------------------------------------------
+
+
+def display_p3_icc():
+    """A minimal ICC v2 display profile for Display P3 (D50-adapted colorants, the sRGB curve as 'para' type 3),
+    written from ICC.1:2001-04; the colorant values are Display P3's, rounded."""
+
+    def s15(values):
+        return b"".join(struct.pack(">i", round(v * 65536)) for v in values)
+
+    curve = b"para" + b"\0" * 4 + struct.pack(">HH", 3, 0) + s15([2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+    text = b"Display P3 (seed)\0"
+    desc = b"desc" + b"\0" * 4 + struct.pack(">I", len(text)) + text + b"\0" * 8 + b"\0" * 3 + b"\0" * 67
+    tags = [
+        (b"desc", desc),
+        (b"wtpt", b"XYZ " + b"\0" * 4 + s15([0.9642, 1.0, 0.8249])),
+        (b"rXYZ", b"XYZ " + b"\0" * 4 + s15([0.5151, 0.2412, -0.0011])),
+        (b"gXYZ", b"XYZ " + b"\0" * 4 + s15([0.2920, 0.6922, 0.0419])),
+        (b"bXYZ", b"XYZ " + b"\0" * 4 + s15([0.1571, 0.0666, 0.7841])),
+        (b"rTRC", curve),
+        (b"gTRC", curve),
+        (b"bTRC", curve),
+    ]
+    start = 128 + 4 + 12 * len(tags)
+    table, data = struct.pack(">I", len(tags)), b""
+    for signature, body in tags:
+        table += signature + struct.pack(">II", start + len(data), len(body))
+        data += body + b"\0" * (-len(body) % 4)
+    header = struct.pack(">I", start + len(data)) + b"lcms" + bytes([2, 0x10, 0, 0]) + b"mntrRGB XYZ " + b"\0" * 12
+    header += b"acsp" + b"\0" * 24 + struct.pack(">I", 0) + s15([0.9642, 1.0, 0.8249])
+    header += b"\0" * (128 - len(header))
+    return header + table + data
+
+
 # --- Images -------------------------------------------------------------------------------------------------
 
 
@@ -154,7 +189,67 @@ def images():
         "rgb-4x3.png": save(gradient("RGB", (4, 3)), "PNG"),
         "rgba-3x3.png": save(gradient("RGB", (3, 3)).convert("RGBA"), "PNG"),
         "palette-5x2.png": save(gradient("RGB", (5, 2)).convert("P"), "PNG"),
+        "p3-9x7.jpg": save(gradient("RGB", (9, 7)), "JPEG", quality=80, icc_profile=display_p3_icc()),
+        "p3-6x5.png": save(gradient("RGB", (6, 5)), "PNG", icc_profile=display_p3_icc()),
     }
+
+
+def webp_images():
+    """WebP seeds: lossy, lossless with alpha, and an extended file with ICCP and EXIF chunks."""
+    from PIL import Image
+
+    def save(image, **options):
+        out = io.BytesIO()
+        image.save(out, "WEBP", **options)
+        return out.getvalue()
+
+    rgb = Image.new("RGB", (12, 9))
+    rgb.putdata([((x * 21) % 256, (y * 29) % 256, ((x + y) * 13) % 256) for y in range(9) for x in range(12)])
+    rgba = rgb.convert("RGBA")
+    rgba.putalpha(Image.linear_gradient("L").resize((12, 9)))
+    exif = b"Exif\0\0" + camera_tiff(True)
+    return {
+        "lossy-12x9.webp": save(rgb, quality=60),
+        "lossless-alpha-12x9.webp": save(rgba, lossless=True),
+        "icc-exif-12x9.webp": save(rgb, quality=70, icc_profile=display_p3_icc(), exif=exif),
+    }
+
+
+def heif_images(png):
+    """HEIC and AVIF seeds from Debian's encoders (libheif-examples, libavif-bin), when they are installed."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    seeds = {}
+    with tempfile.TemporaryDirectory() as work:
+        source = os.path.join(work, "in.png")
+        with open(source, "wb") as f:
+            f.write(png)
+        tiff = os.path.join(work, "exif.bin")
+        with open(tiff, "wb") as f:
+            f.write(camera_tiff(False))
+        icc = os.path.join(work, "p3.icc")
+        with open(icc, "wb") as f:
+            f.write(display_p3_icc())
+        runs = {
+            "plain-12x9.heic": ["heif-enc", "-q", "30", source, "-o", os.path.join(work, "out")],
+            "plain-12x9.avif": ["avifenc", "-s", "10", "--min", "30", "--max", "40", source, os.path.join(work, "out.avif")],
+            "irot-exif-icc-12x9.avif": ["avifenc", "-s", "10", "--min", "30", "--max", "40", "--irot", "1", "--imir", "0",
+                                        "--exif", tiff, "--icc", icc, source, os.path.join(work, "out.avif")],
+            "nclx-p3-12x9.avif": ["avifenc", "-s", "10", "--min", "30", "--max", "40", "--cicp", "12/13/6", source,
+                                  os.path.join(work, "out.avif")],
+        }
+        for name, command in runs.items():
+            if shutil.which(command[0]) is None:
+                print("%s is not installed: skipping %s" % (command[0], name))
+                continue
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            out = command[-1] if command[0] == "avifenc" else os.path.join(work, "out")
+            with open(out, "rb") as f:
+                seeds[name] = f.read()
+            os.remove(out)
+    return seeds
 
 
 def main():
@@ -248,6 +343,20 @@ def main():
     write("FuzzExif", "camera.jpg", jpeg_with_exif(pictures["baseline-8x8.jpg"], camera_tiff(True)))
     write("FuzzExif", "camera.png", png_with_exif(pictures["rgb-4x3.png"], camera_tiff(False)))
     write("FuzzJPEG", "exif-8x8.jpg", jpeg_with_exif(pictures["baseline-8x8.jpg"], camera_tiff(True)))
+    for name, data in webp_images().items():
+        write("FuzzWebP", name, data)
+    write("FuzzWebP", "truncated-12x9.webp", webp_images()["icc-exif-12x9.webp"][:-30])
+    from PIL import Image
+
+    source = Image.new("RGB", (12, 9))
+    source.putdata([((x * 21) % 256, (y * 29) % 256, ((x + y) * 13) % 256) for y in range(9) for x in range(12)])
+    out = io.BytesIO()
+    source.save(out, "PNG")
+    heif = heif_images(out.getvalue())
+    for name, data in heif.items():
+        write("FuzzHEIF", name, data)
+    if "plain-12x9.heic" in heif:
+        write("FuzzHEIF", "truncated-12x9.heic", heif["plain-12x9.heic"][:-60])
 
 
 if __name__ == "__main__":

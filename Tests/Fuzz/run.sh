@@ -17,13 +17,14 @@ swift=${SWIFT:-$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)}
 scratch=${FUZZ_SCRATCH:-$root/.build/fuzz}
 jobs=${FUZZ_JOBS:-2}
 
-all_targets=(FuzzMultipart FuzzURLEncodedForm FuzzCookies FuzzExif FuzzJPEG FuzzHTMLEscaping FuzzATProtoSyntax)
+all_targets=(FuzzMultipart FuzzURLEncodedForm FuzzCookies FuzzExif FuzzJPEG FuzzHEIF FuzzWebP FuzzHTMLEscaping FuzzATProtoSyntax)
 
 # Longest input libFuzzer may generate per target: long enough for every structure the parser reads, short
 # enough to keep runs fast in a sanitised debug build.
 max_len() {
     case $1 in
-        FuzzExif | FuzzJPEG | FuzzMultipart) echo 4096 ;;
+        FuzzExif | FuzzJPEG | FuzzMultipart | FuzzWebP) echo 4096 ;;
+        FuzzHEIF) echo 8192 ;;
         *) echo 1024 ;;
     esac
 }

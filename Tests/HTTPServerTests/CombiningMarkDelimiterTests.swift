@@ -70,6 +70,6 @@ struct CombiningMarkDelimiterTests {
                 == ["\u{301}x", "\u{301}z"].map { Array($0.unicodeScalars) }
         )
         #expect(Array(filename.unicodeScalars) == Array("\u{301}y.jpg".unicodeScalars))
-        #expect(form.parts.map(\.body) == [Array("v".utf8), Array("w".utf8)])
+        #expect(form.parts.map(\.body) == [.bytes(Array("v".utf8)), .bytes(Array("w".utf8))])
     }
 }

@@ -131,30 +131,6 @@ extension LiveTests {
             #expect(elapsed < .seconds(4))
         }
 
-        @Test("connections beyond the per-IP limit are closed at once while the others are served")
-        func perIPLimit() async throws {
-            let live = try LiveServer.start(router(Recorder())) { $0.perIPConnectionLimit = 2 }
-            let port = live.port
-
-            let (third, held) = try await RawConnection.run {
-                let first = try RawConnection(port: port)
-                let second = try RawConnection(port: port)
-                // Make sure the server has accepted both before the third one knocks.
-                first.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
-                second.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
-                _ = try first.readResponse()
-                let held = try second.readResponse()
-                let extra = try RawConnection(port: port, receiveTimeout: 10)
-                extra.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
-                return (extra.readUntilEnd(), held)
-            }
-            await live.stop()
-
-            #expect(held.status == 200)
-            #expect(third.bytes.isEmpty)
-            #expect(third.end != .timedOut)
-        }
-
         @Test("every request context is released after normal, rejected, malformed and abandoned requests")
         func contextsAreReleased() async throws {
             // MHD 0.9.75 does not notice a client that leaves halfway through a body (the socket sits in CLOSE-WAIT)

@@ -53,7 +53,7 @@ struct DPoPInteropTests {
         recorder.port.withLock { $0 = stub.server.port }
         defer { Task { await stub.server.shutdown() } }
 
-        let nonces = DPoPNonces()
+        let nonces = ReceivedNonces()
         let oauth = OAuthClient(
             clientID: "http://127.0.0.1/client", redirectURI: "http://127.0.0.1/cb", issuer: URL(string: recorder.origin())!, nonces: nonces,
             policy: stub.policy)

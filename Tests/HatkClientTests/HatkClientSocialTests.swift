@@ -14,7 +14,7 @@ final class RequestLog: Sendable {
     var all: [Request] { requests.withLock { $0 } }
     var last: Request? { all.last }
     /// The last request's JSON body.
-    var lastBody: JSONValue? { last.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body)) } }
+    var lastBody: JSONValue? { last.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body.inMemory ?? [])) } }
 }
 
 func credentials() -> DPoPCredentials {
@@ -102,7 +102,7 @@ struct HatkClientSocialTests {
     func report() async throws {
         let log = RequestLog()
         let server = try stub(log) { request in
-            let label = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)))?["label"]?.stringValue ?? ""
+            let label = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body.inMemory ?? [])))?["label"]?.stringValue ?? ""
             if label == "ugly" { return jsonBody(#"{"error":"Unknown label: ugly"}"#, status: .badRequest) }
             return jsonBody(
                 #"{"id":4,"subject":{"did":"did:plc:maya"},"label":"\#(label)","reason":null,"reportedBy":"did:plc:me","createdAt":"2026-08-19T12:00:00.000Z"}"#
@@ -205,7 +205,7 @@ struct HatkClientSocialTests {
         let client = HatkClient(baseURL: server.url, policy: server.policy)
         let uris = (0..<250).map { ATURI(authority: "did:plc:maya", collection: "social.grain.story", rkey: "3jzfcijpj2z\(String($0, radix: 36))") }
         try await client.markStoriesViewed(uris + uris.prefix(10), as: credentials())
-        let sizes = log.all.compactMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body))["stories"] }.compactMap { value -> Int? in
+        let sizes = log.all.compactMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body.inMemory ?? []))["stories"] }.compactMap { value -> Int? in
             if case .array(let items) = value { return items.count }
             return nil
         }

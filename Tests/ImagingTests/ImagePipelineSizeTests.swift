@@ -76,7 +76,7 @@ struct ImagePipelineSizeTests {
         let error = #expect(throws: ImagingError.self) { try ImagePipeline.process(jpeg, options: options) }
 
         #expect(error?.kind == .cannotFit)
-        #expect(error?.description.contains("2000 bytes") == true)
+        #expect(error?.description.contains("2,000 bytes") == true)
     }
 
     @Test("byte limits above the story blob maximum and inverted quality ranges are refused")

@@ -17,6 +17,28 @@ struct SniffAndInfoTests {
         #expect(Imaging.sniff(Array(png.prefix(7))) == nil)
     }
 
+    /// An `ftyp` box with a major brand and compatible brands, then a few bytes of something else.
+    static func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+        let body = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
+        return PNGBuilder.bigEndian(8 + body.count) + Array("ftyp".utf8) + body + [0, 0, 0, 8] + Array("meta".utf8)
+    }
+
+    @Test("sniff tells HEIC from AVIF by the ftyp brands, and recognises WebP's RIFF header")
+    func sniffHEIFAndWebP() {
+        #expect(Imaging.sniff(Self.ftyp("heic", ["mif1", "heic"])) == .heic)
+        #expect(Imaging.sniff(Self.ftyp("heix", ["mif1"])) == .heic)
+        #expect(Imaging.sniff(Self.ftyp("mif1", ["heic", "mif1"])) == .heic)
+        #expect(Imaging.sniff(Self.ftyp("msf1", ["hevc", "msf1"])) == .heic)
+        #expect(Imaging.sniff(Self.ftyp("avif", ["mif1", "miaf"])) == .avif)
+        #expect(Imaging.sniff(Self.ftyp("avis", ["msf1"])) == .avif)
+        #expect(Imaging.sniff(Self.ftyp("mif1", ["miaf", "avif"])) == .avif)
+        #expect(Imaging.sniff(Self.ftyp("isom", ["mp41", "avc1"])) == nil)
+        #expect(Imaging.sniff(Self.ftyp("qt  ", [])) == nil)
+        #expect(Imaging.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)) == .webp)
+        #expect(Imaging.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)) == nil)
+        #expect(Imaging.sniff(Array(Self.ftyp("heic", []).prefix(15))) == nil)
+    }
+
     @Test("readInfo reports a JPEG's format and dimensions")
     func readInfoJPEG() throws {
         let jpeg = try Imaging.encodeJPEG(TestImages.gradient(width: 123, height: 45), quality: 80)
@@ -39,7 +61,7 @@ struct SniffAndInfoTests {
     func readInfoUnknown() {
         let error = #expect(throws: ImagingError.self) { try Imaging.readInfo(Array("hello world".utf8)) }
         #expect(error?.kind == .unsupportedFormat)
-        #expect(error?.description == "not a JPEG or PNG image")
+        #expect(error?.description == "This file is not a photo format we can read (JPEG, PNG, HEIC, AVIF or WebP).")
     }
 
     @Test("a JPEG header claiming 30000×30000 with no scan data is refused by the pixel limit, not by the decoder")
@@ -54,7 +76,7 @@ struct SniffAndInfoTests {
         // validate
         #expect(info == ImageInfo(format: .jpeg, width: 30_000, height: 30_000))
         #expect(error?.kind == .tooLarge)
-        #expect(error?.description == "image is 30000×30000 pixels; the limit is 50 megapixels")
+        #expect(error?.description == "This JPEG is 30,000 × 30,000 pixels; the limit is 50 megapixels.")
     }
 
     @Test("a PNG consisting only of an IHDR claiming 30000×30000 is refused by the pixel limit")
@@ -64,7 +86,7 @@ struct SniffAndInfoTests {
         let error = #expect(throws: ImagingError.self) { try Imaging.decode(bomb) }
 
         #expect(error?.kind == .tooLarge)
-        #expect(error?.description == "image is 30000×30000 pixels; the limit is 50 megapixels")
+        #expect(error?.description == "This PNG is 30,000 × 30,000 pixels; the limit is 50 megapixels.")
     }
 
     @Test("a caller's smaller pixel limit applies and is stated in pixels when not whole megapixels")
@@ -74,7 +96,7 @@ struct SniffAndInfoTests {
         let error = #expect(throws: ImagingError.self) { try Imaging.decode(jpeg, maxPixels: 9_999) }
         let image = try Imaging.decode(jpeg, maxPixels: 10_000)
 
-        #expect(error?.description == "image is 100×100 pixels; the limit is 9999 pixels")
+        #expect(error?.description == "This JPEG is 100 × 100 pixels; the limit is 9,999 pixels.")
         #expect(image.width == 100 && image.height == 100)
     }
 

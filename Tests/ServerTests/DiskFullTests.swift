@@ -43,9 +43,9 @@ struct DiskFullTests {
         #expect(debrisAfterXRPC == [])
         #expect(!largeStored)
         #expect(FileManager.default.fileExists(atPath: data + "/blobs/" + small.cid), "a blob under the limit is stored")
+        // The body could not even be stored, so the server answers before the form's handler runs.
         #expect(page.status == 507)
         #expect(page.body.contains("run out of storage space"))
-        #expect(page.body.contains(#"name="photo""#), "the form is shown again")
         #expect(blobDebris(in: data) == [])
         #expect(try await browser.get("/healthz").status == 200)
         #expect(try await browser.get("/").status == 200)

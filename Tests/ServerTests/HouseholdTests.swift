@@ -1,6 +1,7 @@
 import App
 import Server
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized)
@@ -57,8 +58,8 @@ struct HouseholdTests {
     func invitations() async throws {
         let live = try await LiveApp(demo: false)
         defer { Task { await live.stop() } }
-        _ = try live.app.addAccount(name: "ana", displayName: "Ana", password: "owner password")
-        _ = try live.app.addAccount(name: "ben", displayName: "Ben", password: "member password")
+        _ = try await live.app.addAccount(name: "ana", displayName: "Ana", password: "owner password")
+        _ = try await live.app.addAccount(name: "ben", displayName: "Ben", password: "member password")
         let owner = Browser(base: live.base)
         _ = try await SignInAndPostTests().signIn(owner, handle: "ana.home.test", password: "owner password", next: "/invite")
         let invitePage = try await owner.get("/invite")
@@ -89,11 +90,11 @@ struct HouseholdTests {
     func usersAdd() async throws {
         let live = try await LiveApp(demo: false)
         defer { Task { await live.stop() } }
-        let first = try live.app.addAccount(name: "ana", displayName: nil, password: nil)
+        let first = try await live.app.addAccount(name: "ana", displayName: nil, password: nil)
         #expect(first.handle == "ana.home.test")
         #expect(first.password.count >= 12, "a generated password is returned to be shown once")
-        #expect(throws: (any Error).self) { try live.app.addAccount(name: "Bad Name!", displayName: nil, password: "whatever pass") }
-        #expect(throws: (any Error).self) { try live.app.addAccount(name: "ana", displayName: nil, password: "whatever pass") }
+        await #expect(throws: (any Error).self) { try await live.app.addAccount(name: "Bad Name!", displayName: nil, password: "whatever pass") }
+        await #expect(throws: (any Error).self) { try await live.app.addAccount(name: "ana", displayName: nil, password: "whatever pass") }
         let browser = Browser(base: live.base)
         let landed = try await SignInAndPostTests().signIn(browser, handle: "ana.home.test", password: first.password, next: "/invite")
         #expect(landed.location == "/invite")

@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import Imaging
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import App
@@ -280,8 +281,13 @@ struct SocialTests {
         let served = try await stories(anonymous, "maya.home.test").items.count
         let gore = try await maya.postMultipart(
             "/create", fields: [("csrf", try await csrf(maya)), ("labels", "gore")], file: ("photo", "g.jpg", "image/jpeg", jpeg))
-        #expect(gore.location == "/create?posted=hidden", "the author is told where it went, not sent to a page that is not found")
-        #expect(try await maya.get("/create?posted=hidden").body.contains("Grain shows it to nobody, you included"))
+        let told = try #require(gore.location)
+        #expect(told.hasPrefix("/create?posted=hidden&story="), "the author is told where it went, not sent to a page that is not found")
+        let createPage = try await maya.get(told).body
+        #expect(createPage.contains("Grain shows it to nobody, you included"))
+        let rkey = String(told.dropFirst("/create?posted=hidden&story=".count))
+        let mayaDID = try did(live, "maya.home.test")
+        #expect(createPage.contains("/profile/\(mayaDID.rawValue)/story/\(rkey)/delete"), "and can delete it from there")
         #expect(try await stories(anonymous, "maya.home.test").items.count == served, "gore is served to nobody")
         #expect(try await stories(maya, "maya.home.test").items.count == served, "not even its author")
     }

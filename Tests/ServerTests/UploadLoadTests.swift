@@ -18,32 +18,6 @@ struct UploadLoadTests {
         return true
     }
 
-    @Test("the image pool runs `limit` photos, queues `queueLimit` more, and refuses the next at once")
-    func poolBounds() async throws {
-        // setup
-        let work = ImageWork(limit: 1, queueLimit: 2)
-        let gate = DispatchSemaphore(value: 0)
-        let jobs = (0..<3).map { index in
-            Task {
-                try await work.run {
-                    gate.wait()
-                    return index
-                }
-            }
-        }
-        #expect(try await eventually { work.load == (running: 1, waiting: 2) })
-
-        // act
-        await #expect(throws: ImageWork.Busy.self) { try await work.run { -1 } }
-        for _ in jobs { gate.signal() }
-        var results: [Int] = []
-        for job in jobs { results.append(try await job.value) }
-
-        // validate
-        #expect(results == [0, 1, 2])
-        #expect(work.load == (running: 0, waiting: 0), "every worker slot is given back")
-    }
-
     @Test("the rate limiter allows N uploads per key and window, then answers how long to wait")
     func rateLimiterWindows() {
         // setup

@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import Imaging
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import App
@@ -49,6 +50,50 @@ struct UploadPipelineTests {
         #expect(published.count <= 900_000)
         #expect(Exif.read(published) == ExifMetadata(), "the published photo carries no EXIF, so no GPS")
         #expect(try Imaging.readInfo(published).width == 1333)
+    }
+
+    @Test("a HEIC from a phone goes through the form to an upright JPEG with its GPS as the place, read from disk, nothing left behind")
+    func heicThroughTheForm() async throws {
+        let live = try await LiveApp(demo: true)
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        _ = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
+        // A portrait JPEG with GPS, turned into a HEIC by libheif's own encoder, as a phone would store it.
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("heic-\(UUID().uuidString)")
+        let jpeg = try ExifJPEG.make(width: 1200, height: 1600, orientation: 1, latitude: 38.7223, longitude: -9.1393)
+        try Data(jpeg).write(to: source.appendingPathExtension("jpg"))
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        encoder.arguments = ["-q", "60", source.appendingPathExtension("jpg").path, "-o", source.appendingPathExtension("heic").path]
+        try encoder.run()
+        encoder.waitUntilExit()
+        try #require(encoder.terminationStatus == 0, "heif-enc (libheif-examples) makes the fixture")
+        let heic = try [UInt8](Data(contentsOf: source.appendingPathExtension("heic")))
+        #expect(Imaging.sniff(heic) == .heic)
+
+        let posted = try await postForm(browser, photo: heic, type: "image/heic", fields: [("useLocation", "on"), ("location", "")])
+        #expect(posted.status == 303)
+        let record = try latestStory(live, handle: "maya.home.test")
+        #expect(record.aspectRatio == AspectRatio(width: 1200, height: 1600))
+        #expect(record.location?.value == H3.cell(latitude: 38.7223, longitude: -9.1393, resolution: 10)?.description)
+        let blob = try #require(live.app.backend?.blobs.path(cid: record.media.cid, preset: .fullsize))
+        let published = try [UInt8](Data(contentsOf: URL(fileURLWithPath: blob)))
+        #expect(Imaging.sniff(published) == .jpeg)
+        #expect(Exif.read(published) == ExifMetadata())
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: live.dataDirectory + "/uploads")
+        #expect(leftovers.isEmpty, "the upload's body and its photo file are removed: \(leftovers)")
+    }
+
+    @Test("a file that is no photo gets the form again, naming the formats that work")
+    func notAPhoto() async throws {
+        let live = try await LiveApp(demo: true)
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        _ = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
+        let posted = try await postForm(browser, photo: Array("%PDF-1.7 not a photo".utf8), type: "application/pdf", fields: [])
+        #expect(posted.status == 415)
+        #expect(posted.body.contains("JPEG, PNG, HEIC, AVIF or WebP"))
+        #expect(posted.body.contains(#"name="photo""#))
     }
 
     @Test("a typed place name replaces the photo's; dropping the location publishes none; PNG uploads work")

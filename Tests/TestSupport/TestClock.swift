@@ -19,3 +19,8 @@ public final class TestClock: Sendable {
 
     public func set(_ time: UTCTime) { current.withLock { $0 = time } }
 }
+
+extension UTCTime {
+    /// The fixed instant module tests start their clocks at, so their expectations can name times.
+    public static let fixture = UTCTime(microseconds: 1_787_140_800_000_000)
+}

@@ -63,7 +63,7 @@ struct HouseholdController: Sendable {
         guard try directory.isSetupCode(code) else {
             return try retry(InputError(field: "setupCode", description: HouseholdError.setupCodeWrong.description), .forbidden)
         }
-        return try submit(context, retry: retry) { member in try directory.createOwner(member, now: context.now) }
+        return try await submit(context, retry: retry) { member in try await directory.createOwner(member, now: context.now) }
     }
 
     /// `GET /invite`.
@@ -106,7 +106,9 @@ struct HouseholdController: Sendable {
                 status: status)
         }
         do {
-            return try submit(context, retry: retry) { member in try directory.acceptInvite(token, member: member, now: context.now) }
+            return try await submit(context, retry: retry) { member in
+                try await directory.acceptInvite(token, member: member, now: context.now)
+            }
         } catch let error as HouseholdError where error == .inviteInvalid {
             throw HTTPError(.notFound, error.description)
         }
@@ -115,13 +117,13 @@ struct HouseholdController: Sendable {
     /// The shared half of the first-run and invitation forms: check the fields, make the account with `create`,
     /// and send the person on to sign in; field problems come back as the form with the error.
     func submit(
-        _ context: RequestContext, retry: (InputError, HTTPStatus) throws -> Response, create: (NewMember) throws -> String
-    ) throws -> Response {
+        _ context: RequestContext, retry: (InputError, HTTPStatus) throws -> Response, create: (NewMember) async throws -> String
+    ) async throws -> Response {
         let form = context.form
         do {
             let name = try NewMember.checkName(form["name"] ?? "")
             try NewMember.checkPassword(form["password"] ?? "", confirmation: form["confirm"] ?? "")
-            let handle = try create(NewMember(name: name, displayName: form["displayName"] ?? "", password: form["password"] ?? ""))
+            let handle = try await create(NewMember(name: name, displayName: form["displayName"] ?? "", password: form["password"] ?? ""))
             pageCache.removeAll()
             return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", handle)]))
         } catch let error as InputError {

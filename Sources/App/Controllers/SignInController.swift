@@ -60,7 +60,7 @@ struct SignInController: Sendable {
                 "Set-Cookie", context.cookies.setCookie(context.cookies.signInName, browser, maxAge: Int(SessionStore.pendingLifetime)))
             return response
         } catch let error as OAuthError {
-            Log.warning("sign-in could not start: \(error)", subsystem: "front")
+            log.warning("sign-in could not start: \(error)")
             return try form(context, next: next, handle: handle, error: Self.startFailure(error, origin: context.origin), status: .badGateway)
         }
     }
@@ -110,7 +110,7 @@ struct SignInController: Sendable {
             tokens = try await servers.client(for: context.origin).completeSignIn(
                 pending: pending, code: code, issuer: context.query("iss"))
         } catch {
-            Log.warning("sign-in could not finish: \(error.code)", subsystem: "front")
+            log.warning("sign-in could not finish: \(error.code)")
             return try form(context, next: next, handle: "", error: "Sign-in could not be completed. Please try again.", status: .badRequest)
         }
         // A fresh id at every sign-in: an id planted before sign-in never becomes a signed-in session. The old

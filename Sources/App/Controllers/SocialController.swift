@@ -97,7 +97,7 @@ struct SocialController: Sendable {
         let filter = await visibility.filter(for: context)
         guard let view = try await context.reader.story(story), !filter.visible([view]).isEmpty else { return nil }
         let created = UTCTime(iso8601: view.createdAt) ?? context.now
-        return (view, context.now.microseconds - created.microseconds <= 86_400_000_000)
+        return (view, !StoryRecord.isExpired(createdAt: created, now: context.now))
     }
 
     /// The thread as shown: without authors blocked either way (hatk's thread may carry them), muted ones collapsed.

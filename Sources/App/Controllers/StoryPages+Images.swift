@@ -3,7 +3,8 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
-import Logging
+import Workers
+
 
 /// Images made here from a story's photo: the link preview of its permalink, and the blurred stand-in of a warned
 /// story. Neither exists for a story that may not be shown.
@@ -37,10 +38,10 @@ extension StoryPages {
         let jpeg: [UInt8]
         do {
             jpeg = try await previews.image(kind, of: story)
-        } catch is ImageWork.Busy {
+        } catch is WorkerPool.Busy {
             throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
         } catch let error as ImagingError {
-            Log.warning("preview of \(story.uri) failed: \(error)", subsystem: "front")
+            log.warning("preview of \(story.uri) failed: \(error)")
             return notFoundImage
         }
         var response = Response(status: .ok, headers: ["Content-Type": "image/jpeg"], body: .bytes(jpeg))

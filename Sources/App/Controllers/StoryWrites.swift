@@ -1,4 +1,5 @@
 import ATProto
+import Crypto
 import Foundation
 import HTTPServer
 import HatkClient
@@ -19,6 +20,8 @@ struct StoryWrites: Sendable {
     let clientAddress: @Sendable (Request) -> String?
     /// The configured public origin, for the link a cross-post carries; nil uses the origin posted from.
     let storyOrigin: String?
+    /// Where upload bodies stream to; photos are processed from their own file here.
+    let uploads: String
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
     /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
@@ -29,6 +32,8 @@ struct StoryWrites: Sendable {
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
+    /// How much of a photo the form's early look reads: EXIF lives in the first segments.
+    static let inspectBytes = 1_100_000
 
     struct CreateModel: Encodable {
         var csrf: String
@@ -39,6 +44,8 @@ struct StoryWrites: Sendable {
         var postedHidden: String?
         /// And how to take it back: it shows nowhere, so nowhere else offers Delete.
         var hiddenDeleteHref: String?
+        /// The formats the server reads, for the file field's label.
+        var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
     }
 
     func signInRedirect(next: String) -> Response {
@@ -78,8 +85,10 @@ struct StoryWrites: Sendable {
         guard let photo = context.form.file("photo"), !photo.body.isEmpty else {
             return try form(context, session, error: "Choose a photo to post.", status: .badRequest)
         }
-        guard Imaging.sniff(photo.body) != nil else {
-            return try form(context, session, error: "That file is not a JPEG or PNG photo.", status: .unsupportedMediaType)
+        guard Imaging.sniff(try photo.body.prefix(64)) != nil else {
+            return try form(
+                context, session, error: "That file is not a photo format we can read (\(ImageFormat.namesForPeople)).",
+                status: .unsupportedMediaType)
         }
         let address = clientAddress(context.request) ?? "unknown"
         if case .limited(let wait) = limiter.admit(address, now: context.unixNow) {
@@ -95,9 +104,24 @@ struct StoryWrites: Sendable {
             labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
+        // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
+        // 25 MB upload never sits in memory while it waits for a worker.
+        let input: StoryPublisher.Photo
+        let partFile: String?
+        switch photo.body {
+        case .bytes(let bytes):
+            input = .bytes(bytes)
+            partFile = nil
+        case .file(let file):
+            let path = uploads + "/photo-" + SecureRandom.token(byteCount: 12) + ".part"
+            try file.persist(to: path)
+            input = .file(path)
+            partFile = path
+        }
+        defer { if let partFile { try? FileManager.default.removeItem(atPath: partFile) } }
         do {
             published = try await publisher.publish(
-                photo.body, choices: choices, as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
+                input, choices: choices, as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
                 storyLink: { origin + SiteURL.story(did: $0.authority, rkey: $0.rkey).path })
         } catch is SessionCredentials.SignInRequired {
             return signInRedirect(next: SiteURL.create.path)
@@ -105,8 +129,15 @@ struct StoryWrites: Sendable {
             throw HTTPError(
                 .serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
         } catch StoryPublisher.Refusal.unusable(let error) {
-            let status: HTTPStatus = error.kind == .tooLarge ? .payloadTooLarge : .unprocessableContent
-            return try form(context, session, error: "That photo could not be used: \(error.description).", status: status)
+            let status: HTTPStatus =
+                switch error.kind {
+                case .tooLarge: .payloadTooLarge
+                case .unsupportedFormat: .unsupportedMediaType
+                case .unreadable: .internalServerError
+                default: .unprocessableContent
+                }
+            // The description is a whole sentence naming the format and the limit.
+            return try form(context, session, error: error.description, status: status)
         } catch let error as HatkError {
             if let refused = try uploadRefused(error, context, session) { return refused }
             throw error
@@ -149,7 +180,8 @@ struct StoryWrites: Sendable {
     /// can offer the place before posting. The coordinates never leave the server.
     func inspectPhoto(_ context: RequestContext) async throws -> Response {
         guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
-        let (located, place) = await publisher.inspect(context.form.file("photo")?.body ?? [])
+        let head = try context.form.file("photo")?.body.prefix(StoryWrites.inspectBytes) ?? []
+        let (located, place) = await publisher.inspect(head)
         let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
         return Response(
             status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],

@@ -19,6 +19,8 @@ struct AuthorTile: Encodable, Equatable {
     /// Where the viewer's menu mutes or blocks this author (POST forms).
     var muteHref: String
     var blockHref: String
+    /// Loaded only when scrolled near: tiles past the first screen (a network's strip can list every author).
+    var lazy = false
 
     init(profile: ProfileView, storyCount: Int, href: String, seen: Bool = false, latestAt: String? = nil) {
         did = profile.did

@@ -78,7 +78,7 @@ struct StoryItem: Encodable, Equatable {
         self.place = place
         label = "Story \(index + 1) of \(count)"
         self.seen = seen
-        expired = now.microseconds - created.microseconds > 86_400_000_000
+        expired = StoryRecord.isExpired(createdAt: created, now: now)
         deleteHref = mine ? SiteURL.deleteStory(did: did, rkey: rkey).path : nil
         switch decision.action {
         case .warnMedia, .warnContent:

@@ -20,19 +20,23 @@ struct ContextBuilder: Sendable {
 
     func context(for request: Request, route: Route) throws -> Outcome {
         let origin: String
-        switch route.anyHost ? .accepted("http://localhost") : origins(request) {
-        case .accepted(let accepted): origin = accepted
-        case .notCanonical(let canonical):
-            // Links, cookies and sign-in all live on one origin; anything else is sent there.
-            guard request.method == .get || request.method == .head else {
-                throw HTTPError(.misdirectedRequest, "This site lives at \(canonical). Open it there and try again.")
+        if route.anyHost {
+            origin = "http://localhost"
+        } else {
+            switch origins(request) {
+            case .own(let own): origin = own.description
+            case .notCanonical(_, let canonical):
+                // Links, cookies and sign-in all live on one origin; anything else is sent there.
+                guard request.method == .get || request.method == .head else {
+                    throw HTTPError(.misdirectedRequest, "This site lives at \(canonical). Open it there and try again.")
+                }
+                let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
+                return .answered(.redirect(to: canonical.description + (SiteURL.localPath(target) ?? "/"), status: .permanentRedirect))
+            case .refused:
+                throw HTTPError(
+                    .misdirectedRequest,
+                    "This server does not answer to that name. Use its address, or the name its owner set up.")
             }
-            let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-            return .answered(.redirect(to: canonical + (SiteURL.localPath(target) ?? "/"), status: .permanentRedirect))
-        case .refused:
-            throw HTTPError(
-                .misdirectedRequest,
-                "This server does not answer to that name. Use its address, or the name its owner set up.")
         }
         let cookies = CookieSettings(secure: origin.hasPrefix("https://"))
         let now = clock()

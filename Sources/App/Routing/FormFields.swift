@@ -33,7 +33,8 @@ enum FormFields: Sendable {
         switch self {
         case .empty: []
         case .urlEncoded(let form): form.values(name)
-        case .multipart(let form): form.parts.filter { $0.name == name && $0.filename == nil }.map { String(decoding: $0.body, as: UTF8.self) }
+        case .multipart(let form):
+            form.parts.filter { $0.name == name && $0.filename == nil }.map { String(decoding: $0.body.inMemory ?? [], as: UTF8.self) }
         }
     }
 

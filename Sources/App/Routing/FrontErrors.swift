@@ -17,10 +17,24 @@ struct FrontErrors: Sendable {
         case .pages:
             response = page(
                 status: error.status, heading: error.status.reasonPhrase,
-                message: error.message.isEmpty ? "Something went wrong." : error.message, context: context)
+                message: error.message.isEmpty ? Self.sentence(for: error.status) : error.message, context: context)
         }
         for (name, value) in error.headers { response.headers[name] = value }
         return response
+    }
+
+    /// What the server itself refusing a request means, in words a person can act on (the transport raises these
+    /// before any handler runs, without a message of its own).
+    static func sentence(for status: HTTPStatus) -> String {
+        switch status.code {
+        case 413: "That is more than this page accepts. Photos of up to 30 MB can be posted; choose a smaller file."
+        case 507:
+            "The server has run out of storage space, so what you sent was not saved. "
+                + "Whoever runs this server needs to free some space; then go back and try again."
+        case 503: "The server is busy right now. Try again in a few seconds."
+        case 404: "There is nothing at this address."
+        default: "Something went wrong."
+        }
     }
 
     /// A "not found" page with a sentence saying what is missing.
@@ -52,7 +66,7 @@ struct UpstreamFailureMiddleware: ContextMiddleware {
         do {
             return try await next(context)
         } catch let error as HatkError {
-            Log.warning("upstream error: \(error)", subsystem: "front")
+            log.warning("upstream error: \(error)")
             let status: HTTPStatus = error.kind == .timeout ? .gatewayTimeout : .badGateway
             if group == .api {
                 return errors.json("UpstreamFailure", "The story server did not answer properly; try again.", status: status)

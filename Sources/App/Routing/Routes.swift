@@ -15,6 +15,11 @@ struct Route: Sendable {
     var cached = false
     /// Answered on any Host, without the origin check: `/healthz`, which monitors reach by whatever address works.
     var anyHost = false
+    /// Refused at once, before any of the body is read, without a session cookie that names a live session: a
+    /// stranger cannot make the server take in a 30 MB body.
+    var requiresSession = false
+    /// The body goes to a temporary file instead of memory (uploads).
+    var bodyOnDisk = false
     let handler: ContextHandler
 }
 
@@ -47,12 +52,16 @@ struct Controllers: Sendable {
             Route(method: .post, kind: .logout, bodyLimit: 4096, handler: signIn.logout),
             Route(method: .get, kind: .clientMetadata, handler: signIn.clientMetadata),
             Route(method: .get, kind: .create, handler: writes.createForm),
-            Route(method: .post, kind: .create, bodyLimit: StoryWrites.maxUploadBytes, handler: writes.createStory),
-            Route(method: .post, kind: .createInspect, group: .api, bodyLimit: 1_100_000, handler: writes.inspectPhoto),
+            Route(
+                method: .post, kind: .create, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                handler: writes.createStory),
+            Route(
+                method: .post, kind: .createInspect, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024, requiresSession: true,
+                handler: writes.inspectPhoto),
             Route(method: .get, kind: .deleteStory, handler: writes.deleteConfirm),
             Route(method: .post, kind: .deleteStory, bodyLimit: 4096, handler: writes.deleteStory),
-            Route(method: .get, kind: .storyPreview, group: .api, cached: true, handler: pages.preview),
-            Route(method: .get, kind: .storyBlurred, group: .api, cached: true, handler: pages.blurred),
+            Route(method: .get, kind: .storyPreview, cached: true, handler: pages.preview),
+            Route(method: .get, kind: .storyBlurred, cached: true, handler: pages.blurred),
             Route(method: .post, kind: .favorite, bodyLimit: 4096, handler: social.favorite),
             Route(method: .get, kind: .comments, handler: social.commentsPage),
             Route(method: .post, kind: .comments, bodyLimit: 16384, handler: social.postComment),

@@ -54,7 +54,7 @@ extension SiteURL.Kind {
         case .story: "/profile/:did/story/:rkey"
         case .profile: "/profile/:actor"
         case .create: "/create"
-        case .createInspect: "/create/inspect"
+        case .createInspect: "/api/inspect"
         case .healthz: "/healthz"
         case .login: "/login"
         case .logout: "/logout"

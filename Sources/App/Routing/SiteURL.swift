@@ -64,7 +64,7 @@ public enum SiteURL: Sendable, Equatable {
         case .story(let did, let rkey): return "/profile/" + Self.segment(did) + "/story/" + Self.segment(rkey)
         case .profile(let actor): return "/profile/" + Self.segment(actor)
         case .create: return "/create"
-        case .createInspect: return "/create/inspect"
+        case .createInspect: return "/api/inspect"
         case .healthz: return "/healthz"
         case .login: return "/login"
         case .logout: return "/logout"

@@ -39,6 +39,11 @@ final class SeenKeeper: Sendable {
         }
     }
 
+    /// Changes whenever `account` sees a story it had not seen, wherever the mark went (cached pages are keyed by it).
+    func version(for account: String) -> Int {
+        local.version(for: account) &+ upstream.version(for: account)
+    }
+
     /// Marks a story seen for the session's account.
     func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession, now: UTCTime) {
         switch current {

@@ -17,6 +17,8 @@ final class UpstreamSeenMarks: Sendable {
         var pending: [ATURI] = []
         var state = SeenState()
         var scheduled = false
+        /// Grows with every new mark: cached pages of this account are keyed by it.
+        var version = 0
     }
 
     let delay: Duration
@@ -36,6 +38,11 @@ final class UpstreamSeenMarks: Sendable {
         accounts.withLock { $0[account]?.state } ?? SeenState()
     }
 
+    /// Changes whenever `account` marks a story it had not marked.
+    func version(for account: String) -> Int {
+        accounts.withLock { $0[account]?.version } ?? 0
+    }
+
     /// Records a story as seen by the session's account; the upstream hears of it with the account's next batch.
     func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession) {
         let (full, schedule) = accounts.withLock { accounts -> (Bool, Bool) in
@@ -44,6 +51,7 @@ final class UpstreamSeenMarks: Sendable {
             account.session = session
             guard !account.state.uris.contains(uri.description) else { return (false, false) }
             account.state.insert(uri: uri.description, author: uri.authority, createdAt: createdAt)
+            account.version += 1
             account.pending.append(uri)
             if account.pending.count > Self.maxPending { account.pending.removeFirst(account.pending.count - Self.maxPending) }
             let schedule = !account.scheduled
@@ -83,12 +91,12 @@ final class UpstreamSeenMarks: Sendable {
                 try await send(chunk, session)
             } catch let error as HatkError where error.isTransient {
                 // Kept for the next batch; the marks still count here meanwhile.
-                Log.warning("seen marks not sent yet: \(error)", subsystem: "front")
+                log.warning("seen marks not sent yet: \(error)")
                 requeue(Array(batch[start...]), account: account)
                 return
             } catch {
                 // Signed out, or refused: these marks stay this process's only.
-                Log.warning("seen marks dropped: \(error)", subsystem: "front")
+                log.warning("seen marks dropped: \(error)")
                 return
             }
             start += MarkStoriesViewed.maxStories

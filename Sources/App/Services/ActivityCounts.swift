@@ -17,7 +17,7 @@ final class ActivityCounts: Sendable {
         do {
             count = try await reader.notifications(limit: 1, cursor: nil, countOnly: true).unseenCount
         } catch {
-            Log.warning("activity count unavailable: \(error)", subsystem: "front")
+            log.warning("activity count unavailable: \(error)")
         }
         counts.withLock { counts in
             if counts.count >= Self.cachedAccounts { counts.removeAll() }

@@ -12,12 +12,12 @@ public protocol HouseholdDirectory: Sendable {
     func isSetupCode(_ code: String) throws -> Bool
     func isOwner(_ did: String) throws -> Bool
     /// Creates the owner with a profile and password; fails with `HouseholdError.alreadySetUp` once one exists.
-    func createOwner(_ member: NewMember, now: UTCTime) throws -> String
+    func createOwner(_ member: NewMember, now: UTCTime) async throws -> String
     /// A single-use invitation token made by the owner `did`.
     func createInvite(by did: String, now: UTCTime) throws -> String
     func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool
     /// Uses the invitation to create a member; returns the new handle.
-    func acceptInvite(_ token: String, member: NewMember, now: UTCTime) throws -> String
+    func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String
 }
 
 /// Who is joining: the name becomes the first label of the handle.

@@ -46,7 +46,7 @@ final class LabelPolicies: Sendable {
                 current: definitions.isEmpty ? .grain : Current(policy: LabelPolicy(definitions: definitions), definitions: definitions),
                 expires: now + Self.lifetime)
         } catch {
-            Log.warning("label definitions unavailable, using Grain's: \(error)", subsystem: "front")
+            log.warning("label definitions unavailable, using Grain's: \(error)")
             fresh = Cached(current: cached.withLock { $0?.current } ?? .grain, expires: now + Self.retryAfterFailure)
         }
         cached.withLock { $0 = fresh }

@@ -3,11 +3,12 @@ import HatkClient
 import Imaging
 import Lexicon
 import Synchronization
+import Workers
 
 /// Images the server makes from a story's photo: the 1200 × 630 link preview of its permalink (blurred when the
 /// story carries a warning) and the blurred stand-in a warned story shows until the person asks to see it. The photo
 /// is fetched from wherever the view says (the embedded household's `/img/…`, a remote hatk's image host), the work
-/// runs on a small pool of its own off the Swift pool, and results are kept in a bounded cache keyed by the story's
+/// runs on the front's image pool, off the Swift pool, and results are kept in a bounded cache keyed by the story's
 /// URI and CID (a record's CID changes with its content).
 final class PreviewImages: Sendable {
     enum Kind: String, Sendable {
@@ -21,17 +22,17 @@ final class PreviewImages: Sendable {
     }
 
     let writer: HatkClient
-    let work: ImageWork
+    let work: WorkerPool
     private let cache = Mutex(Cache())
     /// Entries kept: a preview is about 100 KB, a stand-in one or two.
     static let capacity = 96
 
-    init(writer: HatkClient, work: ImageWork = ImageWork(limit: 1, queueLimit: 8)) {
+    init(writer: HatkClient, work: WorkerPool) {
         self.writer = writer
         self.work = work
     }
 
-    /// The rendition of `story` of `kind`. - Throws: `HatkError` when the photo cannot be fetched, `ImageWork.Busy`
+    /// The rendition of `story` of `kind`. - Throws: `HatkError` when the photo cannot be fetched, `WorkerPool.Busy`
     /// when the pool is full, `ImagingError` when it cannot be read.
     func image(_ kind: Kind, of story: StoryView) async throws -> [UInt8] {
         let key = kind.rawValue + " " + story.uri + " " + story.cid

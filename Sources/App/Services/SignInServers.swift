@@ -23,9 +23,9 @@ public final class SignInServers: Sendable {
         /// The addresses OAuth calls may reach: public ones, plus the configured issuer or our own loopback.
         public var policy: AddressPolicy
         /// Shared with the writer, so a nonce learnt at the token endpoint is used on XRPC calls too.
-        public var nonces: DPoPNonces
+        public var nonces: ReceivedNonces
 
-        public init(server: Server, timeout: TimeInterval, policy: AddressPolicy, nonces: DPoPNonces) {
+        public init(server: Server, timeout: TimeInterval, policy: AddressPolicy, nonces: ReceivedNonces) {
             self.server = server
             self.timeout = timeout
             self.policy = policy

@@ -5,13 +5,15 @@ import Imaging
 import Lexicon
 import Logging
 import Places
+import Workers
 
 /// Publishes a photo as a story for a signed-in person: the image pipeline on a bounded pool, the place name,
 /// `uploadBlob` and `createRecord` on the upstream, and the optional Bluesky cross-post. Knows nothing of HTTP
 /// requests or pages; the controller turns its outcomes into answers.
 struct StoryPublisher: Sendable {
     let writer: HatkClient
-    let work: ImageWork
+    /// Image processing, off the shared pool.
+    let work: WorkerPool
     let pipeline: PipelineOptions
     /// Names places from GPS at posting time (offline table, or Nominatim when the operator chose it).
     let geocoder: (any Geocoding)?
@@ -35,6 +37,12 @@ struct StoryPublisher: Sendable {
         var crossPosted: Bool?
     }
 
+    /// The photo as it arrived: in memory (small, or from a test), or a file on disk.
+    enum Photo: Sendable {
+        case bytes([UInt8])
+        case file(String)
+    }
+
     /// Why a photo could not be posted, for the form to say.
     enum Refusal: Error {
         /// Every worker is busy and the queue is full.
@@ -48,14 +56,19 @@ struct StoryPublisher: Sendable {
     /// - Parameter credentials: asked for once the photo is processed, so a token is refreshed only for a photo
     ///   that can be posted, and concurrent uploads waiting on one refresh still reach the image queue spread out.
     func publish(
-        _ photo: [UInt8], choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
+        _ photo: Photo, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
         storyLink: (ATURI) -> String
     ) async throws -> Published {
         let processed: ProcessedImage
         do {
             let options = pipeline
-            processed = try await work.run { try ImagePipeline.process(photo, options: options) }
-        } catch is ImageWork.Busy {
+            processed = try await work.run {
+                switch photo {
+                case .bytes(let bytes): try ImagePipeline.process(bytes, options: options)
+                case .file(let path): try ImagePipeline.process(fileAt: path, options: options)
+                }
+            }
+        } catch is WorkerPool.Busy {
             throw Refusal.busy
         } catch let error as ImagingError {
             throw Refusal.unusable(error)
@@ -80,7 +93,7 @@ struct StoryPublisher: Sendable {
             _ = try await writer.createRecord(collection: CrossPost.collection, record: post, as: credentials)
             return Published(uri: uri, crossPosted: true)
         } catch {
-            Log.warning("cross-post failed: \(error)", subsystem: "front")
+            log.warning("cross-post failed: \(error)")
             return Published(uri: uri, crossPosted: false)
         }
     }

@@ -52,7 +52,7 @@ final class Visibility: Sendable {
             fresh = try await reader.relationships()
         } catch {
             // An upstream without the lists (or a session that ended) filters nothing more than hatk already does.
-            Log.warning("mutes and blocks unavailable: \(error)", subsystem: "front")
+            log.warning("mutes and blocks unavailable: \(error)")
             fresh = .none
         }
         cache.withLock { cache in

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HatkClient
 import Storage
+import Synchronization
 
 /// A signed-in browser session as the server keeps it.
 struct BrowserSession: Sendable, Equatable {
@@ -21,6 +22,15 @@ struct BrowserSession: Sendable, Equatable {
 final class SessionStore: Sendable {
     let database: Database
     let key: SealingKey
+    /// Sessions read lately, by id hash, so a signed-in page (and an upload's admission) costs no database read
+    /// and no decryption: every change to a row goes through this store, which updates or drops its entry.
+    private let cache = Mutex<[String: Cached]>([:])
+    static let cacheCapacity = 4096
+
+    private struct Cached {
+        var session: BrowserSession
+        var expiresAt: Int64
+    }
 
     static let migrations = [
         """
@@ -74,6 +84,18 @@ final class SessionStore: Sendable {
 
     static func hash(_ sessionID: String) -> String { Hex.encode(SHA256.hash(sessionID)) }
 
+    /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
+    /// full path, which reads the database) or expired.
+    func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
+        guard let hit = cache.withLock({ $0[Self.hash(sessionID)] }), hit.expiresAt > now else { return nil }
+        return hit.session
+    }
+
+    /// Whether `sessionID` names a live session (for admission checks on the server thread: mostly a cache hit).
+    func isLive(id sessionID: String, now: Int64) throws -> Bool {
+        try session(id: sessionID, now: now) != nil
+    }
+
     /// Stores a new session; its lifetime runs from `now` and never slides.
     func create(_ session: BrowserSession, now: Int64) throws {
         let tokens = try key.seal(Array(try JSONEncoder().encode(session.tokens)), context: "tokens:\(session.idHash)")
@@ -95,12 +117,15 @@ final class SessionStore: Sendable {
         let sealed = try key.seal(Array(try JSONEncoder().encode(tokens)), context: "tokens:\(idHash)")
         return try database.write {
             try $0.execute("UPDATE sessions SET sealed_tokens = ? WHERE id_hash = ?", [sealed, idHash])
-            return $0.changes > 0
+            let changed = $0.changes > 0
+            cache.withLock { $0[idHash]?.session.tokens = tokens }
+            return changed
         }
     }
 
     /// Deletes expired sessions and abandoned sign-ins.
     func prune(now: Int64) throws {
+        cache.withLock { $0 = $0.filter { $0.value.expiresAt > now } }
         try database.write {
             try $0.execute("DELETE FROM sessions WHERE expires_at <= ?", [now])
             try $0.execute("DELETE FROM pending_sign_ins WHERE created_at < ?", [now - Self.pendingLifetime])
@@ -115,6 +140,9 @@ final class SessionStore: Sendable {
     }
 
     func session(idHash: String, now: Int64) throws -> BrowserSession? {
+        if let hit = cache.withLock({ $0[idHash] }) {
+            return hit.expiresAt > now ? hit.session : nil
+        }
         guard
             let row = try database.read({
                 try $0.queryOne("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?", [idHash, now])
@@ -125,12 +153,19 @@ final class SessionStore: Sendable {
             let tokens = try? JSONDecoder().decode(TokenSet.self, from: Data(tokenBytes)),
             let dpopKey = try? key.open(sealedKey, context: "dpop:\(idHash)")
         else { return nil }
-        return BrowserSession(
+        let session = BrowserSession(
             idHash: idHash, did: row.string("did") ?? "", handle: row.string("handle") ?? "", tokens: tokens, dpopKey: dpopKey,
             origin: row.string("origin") ?? "")
+        let expiresAt = Int64(row.int("expires_at") ?? 0)
+        cache.withLock { cache in
+            if cache.count >= Self.cacheCapacity { cache.removeAll() }
+            cache[idHash] = Cached(session: session, expiresAt: expiresAt)
+        }
+        return session
     }
 
     func delete(idHash: String) throws {
+        cache.withLock { _ = $0.removeValue(forKey: idHash) }
         try database.write { try $0.execute("DELETE FROM sessions WHERE id_hash = ?", [idHash]) }
     }
 

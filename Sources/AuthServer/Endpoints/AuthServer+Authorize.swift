@@ -30,7 +30,9 @@ extension AuthServer {
         response.headers["Cache-Control"] = "no-store"
         // A password form must never be framed by another site (clickjacking).
         response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        // Its URL (with the request_uri) goes to no other site; not "no-referrer", under which Chromium sends the
+        // form's POST with `Origin: null`, which the same-origin check must refuse (found by the deployment suite).
+        response.headers["Referrer-Policy"] = "same-origin"
         return response
     }
 

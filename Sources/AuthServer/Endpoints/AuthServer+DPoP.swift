@@ -67,31 +67,31 @@ extension AuthServer {
     /// - Parameter path: our endpoint path; `htu` must be one of our origins plus this path.
     func authorizationServerProof(_ request: Request, path: String, now: Int64) throws -> CheckedProof {
         let proofs = request.headers.values("DPoP")
-        guard let proof = proofs.first else { throw OAuthError.invalidProof("DPoP proof required") }
-        guard proofs.count == 1 else { throw OAuthError.invalidProof("Send exactly one DPoP header") }
+        guard let proof = proofs.first else { throw OAuthErrorResponse.invalidProof("DPoP proof required") }
+        guard proofs.count == 1 else { throw OAuthErrorResponse.invalidProof("Send exactly one DPoP header") }
         let checked: CheckedProof
         do {
             checked = try checkProof(proof, method: request.method.rawValue, path: path, now: now)
         } catch {
-            throw OAuthError.invalidProof("Invalid DPoP proof: \(error.description)")
+            throw OAuthErrorResponse.invalidProof("Invalid DPoP proof: \(error.description)")
         }
         let verified = checked.verified
         try checkNonce(verified.nonce, now: now)
-        guard verified.jti.utf8.count <= Self.maxJTILength else { throw OAuthError.invalidProof("DPoP jti too long") }
+        guard verified.jti.utf8.count <= Self.maxJTILength else { throw OAuthErrorResponse.invalidProof("DPoP jti too long") }
         // Valid proofs have iat >= now - 300, so nothing older than iat + 300 needs remembering.
         let fresh = try database.write { connection in
             try connection.execute(
                 "INSERT OR IGNORE INTO used_jtis (jti, expires_at) VALUES (?, ?)", [verified.jti, verified.iat + 300])
             return connection.changes > 0
         }
-        guard fresh else { throw OAuthError.invalidProof("DPoP proof replayed") }
+        guard fresh else { throw OAuthErrorResponse.invalidProof("DPoP proof replayed") }
         return checked
     }
 
     /// In nonce mode, refuses a proof without the current (or previous) nonce.
-    func checkNonce(_ nonce: String?, now: Int64) throws(OAuthError) {
+    func checkNonce(_ nonce: String?, now: Int64) throws(OAuthErrorResponse) {
         guard !nonceAccepted(nonce, now: now) else { return }
-        throw OAuthError(.useDPoPNonce, "Authorization server requires nonce in DPoP proof")
+        throw OAuthErrorResponse(.useDPoPNonce, "Authorization server requires nonce in DPoP proof")
     }
 
     /// True outside nonce mode, or when `nonce` is current or in its grace period.

@@ -1,5 +1,6 @@
 import Crypto
 import HTTPServer
+import Logging
 
 extension AuthServer {
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
@@ -43,7 +44,7 @@ extension AuthServer {
                 return true
             }
             guard stored else {
-                AuthLog.warning("PAR refused: \(configuration.maxPendingRequests) pending requests already stored")
+                log.warning("PAR refused: \(configuration.maxPendingRequests) pending requests already stored")
                 return Self.unavailable(status: .serviceUnavailable, retryAfter: 60)
             }
             return Self.noStoreJSON(
@@ -81,7 +82,7 @@ extension AuthServer {
     /// The checks of a pushed request, independent of storage.
     static func pushedRequest(
         _ parameters: OAuthParameters, jkt: String, issuer: String, clients: ClientPolicy
-    ) throws(OAuthError) -> PendingRequest {
+    ) throws(OAuthErrorResponse) -> PendingRequest {
         for (name, limit) in maxParameterLengths {
             guard (parameters[name]?.utf8.count ?? 0) <= limit else {
                 throw .invalidRequest("\(name) is longer than \(limit) bytes")
@@ -92,7 +93,7 @@ extension AuthServer {
         let client = try clients.resolve(clientID: clientID, redirectURI: redirectURI)
         guard let responseType = parameters["response_type"] else { throw .invalidRequest("Missing response_type") }
         guard responseType == "code" else {
-            throw OAuthError(.unsupportedResponseType, "Only response_type=code is supported")
+            throw OAuthErrorResponse(.unsupportedResponseType, "Only response_type=code is supported")
         }
         // hatk treats a missing method as S256; plain (RFC 7636's default) is refused by the atproto profile.
         guard (parameters["code_challenge_method"] ?? "S256") == "S256" else {
@@ -106,20 +107,20 @@ extension AuthServer {
         let scope = parameters["scope"] ?? "atproto"
         let tokens = scope.split(separator: " ", omittingEmptySubsequences: false)
         guard tokens.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(Self.isScopeCharacter) }) else {
-            throw OAuthError(.invalidScope, "Malformed scope")
+            throw OAuthErrorResponse(.invalidScope, "Malformed scope")
         }
-        guard tokens.contains("atproto") else { throw OAuthError(.invalidScope, "scope must include atproto") }
+        guard tokens.contains("atproto") else { throw OAuthErrorResponse(.invalidScope, "scope must include atproto") }
         // The sign-in page shows no list of permissions, so nothing beyond what Grain's clients ask for can be
         // granted (a `repo:*` would otherwise pass any per-procedure check).
         if let unsupported = tokens.first(where: { !supportedScopes.contains(String($0)) }) {
-            throw OAuthError(.invalidScope, "Unsupported scope \(unsupported.prefix(100))")
+            throw OAuthErrorResponse(.invalidScope, "Unsupported scope \(unsupported.prefix(100))")
         }
         if let allowed = client.scopes, let undeclared = tokens.first(where: { !allowed.contains(String($0)) }) {
-            throw OAuthError(.invalidScope, "Scope \(undeclared.prefix(100)) is not declared by this client")
+            throw OAuthErrorResponse(.invalidScope, "Scope \(undeclared.prefix(100)) is not declared by this client")
         }
         // RFC 9449 §10: a client may pin the key up front; it must be the key that signed the proof.
         if let pinned = parameters["dpop_jkt"], pinned != jkt {
-            throw OAuthError.invalidProof("dpop_jkt does not match the DPoP proof key")
+            throw OAuthErrorResponse.invalidProof("dpop_jkt does not match the DPoP proof key")
         }
         return PendingRequest(
             clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: challenge,

@@ -2,6 +2,7 @@ import ATProto
 import Crypto
 import Foundation
 import HTTPServer
+import Logging
 
 extension AuthServer {
     /// Why a resource request carries no usable credential; logged, never shown to the client.
@@ -44,7 +45,7 @@ extension AuthServer {
             // Anonymous requests and nonce challenges are normal traffic, not failures worth a log line.
             return nil
         case .failure(let refusal):
-            AuthLog.warning("\(request.method) \(request.path): \(refusal)")
+            log.warning("\(request.method) \(request.path): \(refusal)")
             return nil
         }
     }

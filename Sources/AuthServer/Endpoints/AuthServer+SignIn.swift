@@ -1,5 +1,6 @@
 import Crypto
 import HTTPServer
+import Logging
 import Storage
 
 extension AuthServer {
@@ -99,7 +100,7 @@ extension AuthServer {
                 return try outcome(connection)
             }
         } catch {
-            AuthLog.error("sign-in could not be stored: \(error)")
+            log.error("sign-in could not be stored: \(error)")
             return errorPage("Something went wrong. Go back to the app and start again.", status: 500)
         }
         guard let parameters else { return nil }

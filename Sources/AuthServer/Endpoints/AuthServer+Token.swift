@@ -1,6 +1,7 @@
 import ATProto
 import Crypto
 import HTTPServer
+import Logging
 import Storage
 
 extension AuthServer {
@@ -10,12 +11,12 @@ extension AuthServer {
             let now = clock().seconds
             let proof = try authorizationServerProof(request, path: "/oauth/token", now: now)
             let parameters = try OAuthParameters(request: request)
-            let grant: Result<(Grant, IssuedTokens), OAuthError>
+            let grant: Result<(Grant, IssuedTokens), OAuthErrorResponse>
             switch parameters["grant_type"] {
             case "authorization_code": grant = try exchangeCode(parameters, proof: proof, now: now)
             case "refresh_token": grant = try refresh(parameters, proof: proof, now: now)
-            case nil: throw OAuthError.invalidRequest("Missing grant_type")
-            default: throw OAuthError(.unsupportedGrantType, "Unsupported grant_type")
+            case nil: throw OAuthErrorResponse.invalidRequest("Missing grant_type")
+            default: throw OAuthErrorResponse(.unsupportedGrantType, "Unsupported grant_type")
             }
             let (issued, tokens) = try grant.get()
             let handle = DID.parse(issued.did).flatMap { try? accounts.account(did: $0) }?.handle
@@ -36,7 +37,7 @@ extension AuthServer {
     /// it again revokes the grant it produced (RFC 6749 §4.1.2). The proof must name the flow's issuer.
     private func exchangeCode(
         _ parameters: OAuthParameters, proof: CheckedProof, now: Int64
-    ) throws -> Result<(Grant, IssuedTokens), OAuthError> {
+    ) throws -> Result<(Grant, IssuedTokens), OAuthErrorResponse> {
         let jkt = proof.verified.jkt
         let code = try parameters.require("code")
         let clientID = try parameters.require("client_id")
@@ -85,7 +86,7 @@ extension AuthServer {
     /// grant.
     private func refresh(
         _ parameters: OAuthParameters, proof: CheckedProof, now: Int64
-    ) throws -> Result<(Grant, IssuedTokens), OAuthError> {
+    ) throws -> Result<(Grant, IssuedTokens), OAuthErrorResponse> {
         let jkt = proof.verified.jkt
         let token = try parameters.require("refresh_token")
         let clientID = try parameters.require("client_id")
@@ -100,7 +101,7 @@ extension AuthServer {
             guard row.int("revoked") == 0 else { return .failure(.invalidGrant("Refresh token revoked")) }
             guard row.int("used") == 0 else {
                 try Self.revokeGrant(grant.id, connection)
-                AuthLog.warning("a rotated refresh token was presented again; grant revoked")
+                log.warning("a rotated refresh token was presented again; grant revoked")
                 return .failure(.invalidGrant("Refresh token revoked"))
             }
             guard let expiresAt = row.int("expires_at"), Int64(expiresAt) > now else {
@@ -123,7 +124,7 @@ extension AuthServer {
     }
 
     /// The token request's proof named another of our origins than the one the flow started under.
-    private static func issuerMismatch(_ issuer: String) -> OAuthError {
+    private static func issuerMismatch(_ issuer: String) -> OAuthErrorResponse {
         .invalidProof("DPoP htu must name this session's issuer, \(issuer)")
     }
 

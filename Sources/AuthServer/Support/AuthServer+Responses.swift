@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Logging
 
 extension AuthServer {
     /// CORS like hatk (any origin), plus the headers a script must read: `DPoP-Nonce` and `WWW-Authenticate`.
@@ -23,15 +24,15 @@ extension AuthServer {
         return response
     }
 
-    /// Runs an OAuth endpoint: `OAuthError`s become their 400 JSON; anything else is our fault, logged, and a 500
+    /// Runs an OAuth endpoint: `OAuthErrorResponse`s become their 400 JSON; anything else is our fault, logged, and a 500
     /// `server_error` that reveals nothing.
     func handleOAuth(_ endpoint: String, _ body: () throws -> Response) -> Response {
         do {
             return try body()
-        } catch let error as OAuthError {
+        } catch let error as OAuthErrorResponse {
             return error.response
         } catch {
-            AuthLog.error("\(endpoint) failed: \(error)")
+            log.error("\(endpoint) failed: \(error)")
             return Response.json(
                 ["error": "server_error", "error_description": "Internal error"], status: .internalServerError)
         }
@@ -43,20 +44,5 @@ extension AuthServer {
         response.headers["Cache-Control"] = "no-store"
         response.headers["Pragma"] = "no-cache"
         return response
-    }
-}
-
-/// One-line diagnostics on stderr. Callers pass reasons and ids only: never tokens, proofs, passwords or keys.
-enum AuthLog {
-    static func warning(_ message: String) {
-        write("auth: warning: " + message)
-    }
-
-    static func error(_ message: String) {
-        write("auth: error: " + message)
-    }
-
-    private static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

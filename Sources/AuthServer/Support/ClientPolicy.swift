@@ -22,7 +22,7 @@ struct ClientPolicy: Sendable {
     }
 
     /// The client if `redirectURI` is allowed for `clientID`.
-    func resolve(clientID: String, redirectURI: String) throws(OAuthError) -> Client {
+    func resolve(clientID: String, redirectURI: String) throws(OAuthErrorResponse) -> Client {
         guard !redirectURI.contains("#") else { throw .invalidRequest("redirect_uri must not contain a fragment") }
         if let own = ownClient(clientID: clientID) {
             guard redirectURI == own + Self.ownCallbackPath else {

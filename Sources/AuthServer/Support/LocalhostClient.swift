@@ -19,7 +19,7 @@ struct LocalhostClient: Sendable, Equatable {
     static let name = "Development client (localhost)"
 
     /// Nil when `clientID` is not a localhost client_id at all; throws when it is one but breaks the rules.
-    init?(clientID: String) throws(OAuthError) {
+    init?(clientID: String) throws(OAuthErrorResponse) {
         guard let components = URLComponents(string: clientID), components.scheme == "http",
             components.host == "localhost"
         else { return nil }

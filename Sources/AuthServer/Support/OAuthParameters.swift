@@ -12,12 +12,14 @@ struct OAuthParameters: Sendable {
     }
 
     /// Parses the body by its content type.
-    init(request: Request) throws(OAuthError) {
+    init(request: Request) throws(OAuthErrorResponse) {
         let type = (request.headers["Content-Type"] ?? "").lowercased()
+        // OAuth routes keep their small bodies in memory.
+        let body = request.body.inMemory ?? []
         if type.hasPrefix("application/json") {
-            self.init(values: try Self.json(request.body))
+            self.init(values: try Self.json(body))
         } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            guard let form = try? URLEncodedForm(request.body) else {
+            guard let form = try? URLEncodedForm(body) else {
                 throw .invalidRequest("Malformed form body")
             }
             var values: [String: String] = [:]
@@ -42,13 +44,13 @@ struct OAuthParameters: Sendable {
     }
 
     /// The value of `name`, or `invalid_request` naming it.
-    func require(_ name: String) throws(OAuthError) -> String {
+    func require(_ name: String) throws(OAuthErrorResponse) -> String {
         guard let value = self[name] else { throw .invalidRequest("Missing \(name)") }
         return value
     }
 
     /// Strings, numbers and booleans of a flat JSON object, as text; nested values are refused.
-    private static func json(_ body: [UInt8]) throws(OAuthError) -> [String: String] {
+    private static func json(_ body: [UInt8]) throws(OAuthErrorResponse) -> [String: String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw .invalidRequest("Malformed JSON body")
         }

@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import Imaging
+import Logging
 
 /// Blobs on disk, addressed by CID, with the image sizes the front needs made once at write time.
 public struct BlobStore: Sendable {
@@ -67,7 +68,7 @@ public struct BlobStore: Sendable {
         let (root, temporary) = (root, temporary)
         lease = try DirectoryLease(path: directory + "/blobs.lock") { Self.sweep(root: root, temporary: temporary) }
         if let recovered = lease.recovered, recovered.total > 0 {
-            BackendLog.notice("removed \(recovered) left in \(directory) by an interrupted write")
+            log.info("removed \(recovered) left in \(directory) by an interrupted write")
         }
     }
 

@@ -5,7 +5,6 @@ import Storage
 
 /// The story queries, with the 24-hour window computed at query time from createdAt.
 extension BackendStore {
-    public static let storyLifetime: Double = 24 * 60 * 60
 
     /// A story author of the strip: their DID and handle, profile record, count and newest createdAt.
     public struct AuthorRow: Sendable {
@@ -55,7 +54,7 @@ extension BackendStore {
     /// with a hide-severity label still count (no query serves them); stories the household owner hid do not. For a
     /// viewer, authors they muted or that are blocked either way are left out, and the viewed state rides along.
     public func storyAuthors(now: UTCTime, viewer: DID? = nil) throws -> [AuthorRow] {
-        let cutoff = now.adding(seconds: -Self.storyLifetime).iso8601
+        let cutoff = now.adding(seconds: -Double(StoryRecord.lifetime.components.seconds)).iso8601
         let rows = try database.read {
             try $0.query(
                 """
@@ -115,7 +114,7 @@ extension BackendStore {
 
     /// An author's visible stories newer than `now - 24h`, oldest first.
     public func activeStories(of did: String, now: UTCTime, viewer: DID? = nil) throws -> [StoryRow] {
-        let cutoff = now.adding(seconds: -Self.storyLifetime).iso8601
+        let cutoff = now.adding(seconds: -Double(StoryRecord.lifetime.components.seconds)).iso8601
         return try database.read {
             try $0.query(
                 Self.storySelect(where: "r.did = ?2 AND r.created_at > ?3") + " ORDER BY r.created_at ASC, r.rkey ASC",

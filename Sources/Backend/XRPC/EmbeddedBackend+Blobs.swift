@@ -2,12 +2,14 @@ import ATProto
 import Foundation
 import HTTPServer
 import Lexicon
+import Logging
 import Storage
+import Workers
 
 extension EmbeddedBackend {
     /// How long browsers and proxies may keep an image without asking again: a story's life plus an hour. A deleted
     /// story's image may linger in a cache that long, no longer (CIDs never change, so `ETag` revalidation is cheap).
-    static let blobCacheControl = "public, max-age=\(Int(BackendStore.storyLifetime) + 3600)"
+    static let blobCacheControl = "public, max-age=\(StoryRecord.lifetime.components.seconds + 3600)"
 
     /// `GET /img/<preset>/<did>/<cid>`: a stored image or one of its variants.
     func image(_ request: Request) throws -> Response {
@@ -53,7 +55,7 @@ extension EmbeddedBackend {
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }
-        guard let bytes = ImageMetadata.stripped(request.body, mimeType: mimeType) else {
+        guard let bytes = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
             return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
         }
         let stored: BlobStore.StoredBlob
@@ -66,7 +68,7 @@ extension EmbeddedBackend {
                 try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
                 return blob
             }
-        } catch is BlobQueue.Full {
+        } catch is WorkerPool.Busy {
             var response = XRPC.error(
                 .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
             response.headers["Retry-After"] = "5"
@@ -75,17 +77,17 @@ extension EmbeddedBackend {
             switch error.kind {
             case .unreadableImage: return XRPC.error(.badRequest, error.description)
             case .insufficientStorage:
-                BackendLog.error("uploadBlob: \(error)")
+                log.error("uploadBlob: \(error)")
                 return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: error.description)
             case .writeFailed:
-                BackendLog.error("uploadBlob: \(error)")
+                log.error("uploadBlob: \(error)")
                 return XRPC.error(
                     .internalServerError, error: "InternalServerError", message: "The blob could not be stored; nothing was kept")
             }
         } catch let error as StorageError where error.isFull {
             // The blob's files are complete and content-addressed: a later upload of the same bytes reuses them, and
             // a collection removes them if none comes.
-            BackendLog.error("uploadBlob: \(error)")
+            log.error("uploadBlob: \(error)")
             return XRPC.error(
                 .insufficientStorage, error: "InsufficientStorage",
                 message: "The server has no room left to record this blob; nothing was kept")
@@ -98,12 +100,12 @@ extension EmbeddedBackend {
         guard !cids.isEmpty else { return }
         let (blobs, store) = (blobs, store)
         do {
-            try await blobQueue.run(counted: false) {
+            try await blobQueue.run(mandatory: true) {
                 for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
             }
         } catch {
             // Left for the next collection, which sweeps files without rows.
-            BackendLog.error("removing blob files: \(error)")
+            log.error("removing blob files: \(error)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ATProto
 import HTTPServer
 import Lexicon
+import Logging
 import Storage
 
 /// `GET /xrpc/<nsid>`: parse the parameters hatk's way, call ``BackendQueries``, encode.
@@ -91,10 +92,10 @@ extension EmbeddedBackend {
         } catch let failure as BackendError {
             return XRPC.error(failure)
         } catch let error as StorageError where error.isFull {
-            BackendLog.error("\(nsid): \(error)")
+            log.error("\(nsid): \(error)")
             return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: "The server has no room left; nothing was changed")
         } catch {
-            BackendLog.error("\(nsid): \(error)")
+            log.error("\(nsid): \(error)")
             return XRPC.error(.internalServerError, error: "InternalServerError", message: "The request failed on the server")
         }
     }

@@ -51,7 +51,7 @@ extension EmbeddedBackend {
         guard request.body.count <= Self.maxJSONInput else {
             return XRPC.error(.payloadTooLarge, "The JSON body is larger than \(Self.maxJSONInput) bytes")
         }
-        let body = Data(request.body)
+        let body = Data(try request.body.load())
         switch procedure {
         case .uploadBlob: return XRPC.error(.notFound, "Method not found: \(nsid)")
         case .createRecord, .putRecord, .deleteRecord:

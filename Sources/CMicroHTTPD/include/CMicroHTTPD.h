@@ -21,8 +21,6 @@ struct cmhd_daemon_config {
     unsigned int connection_timeout;
     /// Maximum concurrent connections (MHD_OPTION_CONNECTION_LIMIT).
     unsigned int connection_limit;
-    /// Maximum concurrent connections per client IP; 0 sets no limit.
-    unsigned int per_ip_connection_limit;
     /// Memory per connection, which bounds the request header size (MHD_OPTION_CONNECTION_MEMORY_LIMIT).
     size_t connection_memory_limit;
 };
@@ -51,9 +49,8 @@ uint16_t cmhd_socket_port(int fd);
 /// Whether `fd` is an open descriptor.
 int cmhd_fd_is_open(int fd);
 
-/// Writes the client's numeric address ("127.0.0.1", "::1"; IPv4-mapped IPv6 addresses unmapped) into `buffer`.
-/// Returns 0 on success, -1 if it is unknown or does not fit.
-int cmhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
+/// The client's socket address (MHD_CONNECTION_INFO_CLIENT_ADDRESS), or NULL if unknown.
+const struct sockaddr *cmhd_connection_sockaddr(struct MHD_Connection *connection);
 
 /// The connection's socket descriptor, or -1.
 int cmhd_connection_fd(struct MHD_Connection *connection);

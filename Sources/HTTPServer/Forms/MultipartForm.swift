@@ -1,52 +1,96 @@
 import Foundation
 
-/// A `multipart/form-data` body (RFC 7578), parsed from memory: the server has already bounded its size.
+/// A `multipart/form-data` body (RFC 7578), parsed from memory or from a body streamed to disk. From disk, nothing
+/// is loaded whole: the boundaries are found through a small window, text fields (parts without a filename) are
+/// read into memory up to `maxFieldBytes` each, and file parts stay byte ranges of the body file, for a decoder to
+/// read from its path.
 public struct MultipartForm: Sendable {
     public struct Part: Sendable, Equatable {
         public var name: String
         public var filename: String?
         public var contentType: String?
-        public var body: [UInt8]
+        /// The part's bytes: in memory, or a range of the body file for file parts of a body on disk.
+        public var body: BodyContent
     }
 
     public var parts: [Part]
 
     public static let maxParts = 32
     static let maxHeaderBytes = 4096
+    /// The largest text field (a part without a filename) read into memory from a body on disk.
+    public static let maxFieldBytes = 64 * 1024
 
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public enum Code: Sendable {
+            /// The body is not a well-formed form (the client's fault).
+            case malformed
+            /// The body file could not be read back (the server's).
+            case unreadable
+        }
+
+        public let code: Code
         public let description: String
+
+        init(_ description: String, code: Code = .malformed) {
+            self.code = code
+            self.description = description
+        }
     }
 
+    /// Parses a body held in memory.
     /// - Parameter contentType: the request's Content-Type, which carries the boundary.
     public init(_ body: [UInt8], contentType: String) throws(ParseError) {
+        try self.init(MemorySource(bytes: body), contentType: contentType)
+    }
+
+    /// Parses a body in memory or on disk.
+    public init(_ body: BodyContent, contentType: String) throws(ParseError) {
+        switch body {
+        case .bytes(let bytes):
+            try self.init(MemorySource(bytes: bytes), contentType: contentType)
+        case .file(let file):
+            let reader: FileReader
+            do {
+                reader = try FileReader(path: file.path)
+            } catch {
+                throw ParseError(error.description, code: .unreadable)
+            }
+            try self.init(FileSource(file: file, reader: reader), contentType: contentType)
+        }
+    }
+
+    private init(_ source: some MultipartSource, contentType: String) throws(ParseError) {
         guard let boundary = Self.boundary(in: contentType) else {
-            throw ParseError(description: "the multipart body has no boundary")
+            throw ParseError("the multipart body has no boundary")
         }
         let delimiter = Array("--".utf8) + Array(boundary.utf8)
-        guard var position = Self.find(delimiter, in: body, from: 0) else {
-            throw ParseError(description: "the multipart body does not start with its boundary")
+        guard var position = try source.find(delimiter, in: 0..<source.count) else {
+            throw ParseError("the multipart body does not start with its boundary")
         }
         var parts: [Part] = []
         let next = [13, 10] + delimiter
         while true {
             position += delimiter.count
+            let after = try source.bytes(position..<min(position + 2, source.count))
             // "--" after a delimiter closes the body.
-            if position + 1 < body.count, body[position] == 0x2D, body[position + 1] == 0x2D { break }
-            guard position + 1 < body.count, body[position] == 13, body[position + 1] == 10 else {
-                throw ParseError(description: "a multipart boundary is not followed by a line break")
+            if after == [0x2D, 0x2D] { break }
+            guard after == [13, 10] else {
+                throw ParseError("a multipart boundary is not followed by a line break")
             }
             position += 2
-            guard let headerEnd = Self.find([13, 10, 13, 10], in: body, from: position),
-                headerEnd - position <= Self.maxHeaderBytes
-            else { throw ParseError(description: "a multipart part has no end to its headers") }
-            let headers = String(decoding: body[position..<headerEnd], as: UTF8.self)
-            let contentStart = headerEnd + 4
-            guard let end = Self.find(next, in: body, from: contentStart) else {
-                throw ParseError(description: "the multipart body ends before its closing boundary")
+            let headerWindow = position..<min(source.count, position + Self.maxHeaderBytes + 4)
+            guard let headerEnd = try source.find([13, 10, 13, 10], in: headerWindow) else {
+                throw ParseError("a multipart part has no end to its headers")
             }
-            guard parts.count < Self.maxParts else { throw ParseError(description: "the form has too many parts") }
-            parts.append(try Self.part(headers: headers, body: Array(body[contentStart..<end])))
+            let headers = String(decoding: try source.bytes(position..<headerEnd), as: UTF8.self)
+            let contentStart = headerEnd + 4
+            guard let end = try source.find(next, in: contentStart..<source.count) else {
+                throw ParseError("the multipart body ends before its closing boundary")
+            }
+            guard parts.count < Self.maxParts else { throw ParseError("the form has too many parts") }
+            var part = try Self.part(headers: headers)
+            part.body = try source.content(contentStart..<end, isFile: part.filename != nil, name: part.name)
+            parts.append(part)
             position = end + 2
         }
         self.parts = parts
@@ -55,12 +99,13 @@ public struct MultipartForm: Sendable {
     /// The first part with this field name.
     public subscript(name: String) -> Part? { parts.first { $0.name == name } }
 
-    /// A text field's value.
+    /// A text field's value (nil for a missing field or a file part left on disk).
     public func text(_ name: String) -> String? {
-        self[name].map { String(decoding: $0.body, as: UTF8.self) }
+        self[name]?.body.inMemory.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    static func part(headers: String, body: [UInt8]) throws(ParseError) -> Part {
+    /// A part's name, filename and type from its header block; its body is filled in by the caller.
+    static func part(headers: String) throws(ParseError) -> Part {
         var name: String?
         var filename: String?
         var contentType: String?
@@ -81,8 +126,8 @@ public struct MultipartForm: Sendable {
                 contentType = value.lowercased()
             }
         }
-        guard let name else { throw ParseError(description: "a multipart part has no field name") }
-        return Part(name: name, filename: filename, contentType: contentType, body: body)
+        guard let name else { throw ParseError("a multipart part has no field name") }
+        return Part(name: name, filename: filename, contentType: contentType, body: .bytes([]))
     }
 
     static func boundary(in contentType: String) -> String? {
@@ -110,27 +155,108 @@ public struct MultipartForm: Sendable {
         return String(Substring(scalars.dropFirst().dropLast()))
     }
 
-    /// First index of `needle` in `haystack` at or after `start`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        var i = start
-        let last = haystack.count - needle.count
-        return haystack.withUnsafeBufferPointer { h in
-            while i <= last {
-                if h[i] == first {
-                    var j = 1
-                    while j < needle.count && h[i + j] == needle[j] { j += 1 }
-                    if j == needle.count { return i }
-                }
-                i += 1
+    /// First offset of `needle` in `buffer`: `memchr` to each candidate first byte, then a compare.
+    static func search(_ needle: [UInt8], in buffer: UnsafeRawBufferPointer) -> Int? {
+        guard let first = needle.first, buffer.count >= needle.count, let base = buffer.baseAddress else { return nil }
+        let last = buffer.count - needle.count
+        return needle.withUnsafeBytes { wanted in
+            var index = 0
+            while index <= last {
+                guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return nil }
+                let candidate = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + candidate, wanted.baseAddress!, needle.count) == 0 { return candidate }
+                index = candidate + 1
             }
             return nil
         }
     }
 }
 
+/// Where a form's bytes are read from.
+private protocol MultipartSource {
+    var count: Int { get }
+    /// The first offset at which `needle` lies wholly inside `range`.
+    func find(_ needle: [UInt8], in range: Range<Int>) throws(MultipartForm.ParseError) -> Int?
+    /// Bytes `range`, clamped to the end.
+    func bytes(_ range: Range<Int>) throws(MultipartForm.ParseError) -> [UInt8]
+    /// A part's body.
+    func content(_ range: Range<Int>, isFile: Bool, name: String) throws(MultipartForm.ParseError) -> BodyContent
+}
+
+private struct MemorySource: MultipartSource {
+    let bytes: [UInt8]
+
+    var count: Int { bytes.count }
+
+    func find(_ needle: [UInt8], in range: Range<Int>) -> Int? {
+        let range = range.clamped(to: 0..<bytes.count)
+        return bytes.withUnsafeBytes { MultipartForm.search(needle, in: UnsafeRawBufferPointer(rebasing: $0[range])) }
+            .map { $0 + range.lowerBound }
+    }
+
+    func bytes(_ range: Range<Int>) -> [UInt8] {
+        Array(bytes[range.clamped(to: 0..<bytes.count)])
+    }
+
+    func content(_ range: Range<Int>, isFile: Bool, name: String) -> BodyContent {
+        .bytes(bytes(range))
+    }
+}
+
+private struct FileSource: MultipartSource {
+    let file: BodyFile
+    let reader: FileReader
+    /// The window boundaries are searched through.
+    static let windowSize = 64 * 1024
+
+    var count: Int { file.count }
+
+    func find(_ needle: [UInt8], in range: Range<Int>) throws(MultipartForm.ParseError) -> Int? {
+        let range = range.clamped(to: 0..<file.count)
+        guard !needle.isEmpty, range.count >= needle.count else { return nil }
+        var window = [UInt8](repeating: 0, count: min(Self.windowSize, range.count))
+        var start = range.lowerBound
+        while start + needle.count <= range.upperBound {
+            let end = min(range.upperBound, start + window.count)
+            let filled = window.withUnsafeMutableBytes {
+                reader.fill(UnsafeMutableRawBufferPointer(rebasing: $0[..<(end - start)]), at: file.offset + start)
+            }
+            guard filled == end - start else { throw unreadable(at: start) }
+            let hit = window.withUnsafeBytes { MultipartForm.search(needle, in: UnsafeRawBufferPointer(rebasing: $0[..<filled])) }
+            if let hit { return start + hit }
+            if end == range.upperBound { return nil }
+            // The next window repeats the last needle-length-minus-one bytes, so a needle across the cut is found.
+            start = end - (needle.count - 1)
+        }
+        return nil
+    }
+
+    func bytes(_ range: Range<Int>) throws(MultipartForm.ParseError) -> [UInt8] {
+        let range = range.clamped(to: 0..<file.count)
+        do {
+            return try reader.read(at: file.offset + range.lowerBound, count: range.count)
+        } catch {
+            throw MultipartForm.ParseError(error.description, code: .unreadable)
+        }
+    }
+
+    func content(_ range: Range<Int>, isFile: Bool, name: String) throws(MultipartForm.ParseError) -> BodyContent {
+        if isFile { return .file(file.slice(range)) }
+        guard range.count <= MultipartForm.maxFieldBytes else {
+            throw MultipartForm.ParseError(
+                "the form field \(String(reflecting: name)) is larger than \(MultipartForm.maxFieldBytes / 1024) KiB")
+        }
+        return .bytes(try bytes(range))
+    }
+
+    private func unreadable(at offset: Int) -> MultipartForm.ParseError {
+        MultipartForm.ParseError("\(file.path) could not be read at \(file.offset + offset)", code: .unreadable)
+    }
+}
+
 extension Request {
-    /// The body as multipart form data; 400 when the content type is wrong or the body malformed.
+    /// The body as multipart form data, from memory or from its file on disk; 415 when the content type is wrong,
+    /// 400 when the body is malformed, 500 when a body file cannot be read back.
     public func multipartForm() throws(HTTPError) -> MultipartForm {
         let type = headers["Content-Type"] ?? ""
         guard type.lowercased().hasPrefix("multipart/form-data") else {
@@ -138,6 +264,9 @@ extension Request {
         }
         do {
             return try MultipartForm(body, contentType: type)
+        } catch  where error.code == .unreadable {
+            ServerLog.error("multipart body unreadable: \(error)")
+            throw HTTPError(.internalServerError)
         } catch {
             throw HTTPError(.badRequest, "The upload could not be read: \(error.description).")
         }

@@ -72,8 +72,15 @@ extension Request {
         guard type.hasPrefix("application/x-www-form-urlencoded") else {
             throw HTTPError(.unsupportedMediaType, "Expected a form submission (application/x-www-form-urlencoded).")
         }
+        let bytes: [UInt8]
         do {
-            return try URLEncodedForm(body)
+            bytes = try body.load()
+        } catch {
+            ServerLog.error("form body unreadable: \(error)")
+            throw HTTPError(.internalServerError)
+        }
+        do {
+            return try URLEncodedForm(bytes)
         } catch {
             throw HTTPError(.badRequest, error.description)
         }

@@ -15,7 +15,7 @@ public final class OAuthClient: Sendable {
     /// Where requests to the issuer's own origin are sent when that differs from the issuer (the embedded server,
     /// reached over loopback while proofs and redirects name the origin the browser uses); nil sends them as named.
     public let transport: URL?
-    let nonces: DPoPNonces
+    let nonces: ReceivedNonces
     let clock: @Sendable () -> Int64
     private let http: OutboundHTTP
     private let timeout: Duration
@@ -36,7 +36,7 @@ public final class OAuthClient: Sendable {
     public init(
         clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
         transport: URL? = nil, metadata: AuthorizationServerMetadata? = nil,
-        nonces: DPoPNonces = DPoPNonces(), timeout: TimeInterval = 10,
+        nonces: ReceivedNonces = ReceivedNonces(), timeout: TimeInterval = 10,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         policy: AddressPolicy = .publicOnly
     ) {
@@ -222,7 +222,7 @@ public final class OAuthClient: Sendable {
 
     /// `url` sent to `transport` instead when it is on the issuer's origin: same path and query, other address.
     func transported(_ url: URL) -> URL {
-        guard let transport, DPoPNonces.origin(url) == DPoPNonces.origin(issuer),
+        guard let transport, ReceivedNonces.origin(url) == ReceivedNonces.origin(issuer),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return url }
         components.scheme = transport.scheme

@@ -41,7 +41,7 @@ struct FrontHarness {
                 policy: AddressPolicy.publicOnly.allowing([writer ?? URL(string: "http://127.0.0.1:9")!])),
             signIn: SignInServers.Configuration(
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
-                nonces: DPoPNonces()),
+                nonces: ReceivedNonces()),
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
             geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now }, moderation: moderation)
         front = try Front(dependencies)
@@ -53,13 +53,10 @@ struct FrontHarness {
         self.directory = directory
     }
 
-    static let defaultOrigins: @Sendable (Request) -> OriginDecision = { request in
-        switch request.headers["Host"] {
-        case "box.local:8080"?: .accepted("http://box.local:8080")
-        case "localhost:8080"?: .accepted("http://localhost:8080")
-        default: .refused
-        }
-    }
+    /// The household box as the real policy sees it: named `box`, at 192.168.1.20, no canonical origin.
+    static let policy = try! OriginPolicy(machine: MachineNames(addresses: { [IPAddress("192.168.1.20")!] }, hostName: { "box" }))
+
+    static let defaultOrigins: @Sendable (Request) -> OriginDecision = { policy.origin(of: $0) }
 
     /// Answers one request as the server would, without a socket.
     func send(

@@ -48,7 +48,7 @@ final class StubHatk: Sendable {
     func calls(_ nsid: String) -> [Call] { calls.filter { $0.nsid == nsid } }
 
     func answer(_ nsid: String, _ request: Request) -> Response {
-        let body = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) ?? .null
+        let body = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body.inMemory ?? []))) ?? .null
         let (failing, n) = state.withLock { state -> (Int?, Int) in
             state.calls.append(Call(nsid: nsid, body: body, authorization: request.headers["Authorization"]))
             state.count += 1

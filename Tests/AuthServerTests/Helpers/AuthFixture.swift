@@ -1,18 +1,10 @@
 import ATProto
-import AuthServer
+@testable import AuthServer
 import Crypto
 import Foundation
 import HTTPServer
 import Synchronization
-
-/// A clock tests can move.
-final class TestClock: Sendable {
-    private let current: Mutex<UTCTime>
-    init(_ start: UTCTime = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!) { current = Mutex(start) }
-    var now: UTCTime { current.withLock { $0 } }
-    var seconds: Int64 { now.microseconds / 1_000_000 }
-    func advance(seconds: Double) { current.withLock { $0 = $0.adding(seconds: seconds) } }
-}
+import TestSupport
 
 /// An authorization server over a fresh data directory with two household accounts that have passwords.
 ///
@@ -39,10 +31,12 @@ struct AuthFixture {
         let maya = accounts.add(handle: "maya.home.test")
         let jonas = accounts.add(handle: "jonas.home.test")
         try self.init(
-            directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(), origins: origins,
+            directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(.fixture), origins: origins,
             configure)
-        try server.setPassword(Self.password, for: maya)
-        try server.setPassword("jonas's own password", for: jonas)
+        // Hashed here, on the test's thread: the fixture is built synchronously.
+        let parameters = server.configuration.passwordParameters
+        try server.storePassword(hash: try PasswordHash.hash(Self.password, parameters: parameters), for: maya)
+        try server.storePassword(hash: try PasswordHash.hash("jonas's own password", parameters: parameters), for: jonas)
     }
 
     /// A second server over `earlier`'s data directory and accounts, as after a restart with a new configuration.
@@ -100,7 +94,7 @@ struct AuthFixture {
         var request = Request(
             method: .post, path: "/oauth/par", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields ?? client.parFields), remoteAddress: remoteAddress)
-        request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.seconds)
+        request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.unixSeconds)
         request.headers["Host"] = host
         return await send(request)
     }
@@ -171,7 +165,7 @@ struct AuthFixture {
         var request = Request(
             method: .post, path: "/oauth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields))
-        request.headers["DPoP"] = try client.proof(.post, "/oauth/token", now: clock.seconds, key: key)
+        request.headers["DPoP"] = try client.proof(.post, "/oauth/token", now: clock.unixSeconds, key: key)
         request.headers["Host"] = "127.0.0.1:8080"
         return await send(request)
     }
@@ -195,7 +189,7 @@ struct AuthFixture {
     ) throws -> Request {
         let proof = try DPoP.proof(
             key: proofKey ?? client.key, method: method.rawValue, url: proofURL ?? (client.origin + path),
-            now: iat ?? clock.seconds, accessToken: proofToken ?? accessToken, nonce: nonce)
+            now: iat ?? clock.unixSeconds, accessToken: proofToken ?? accessToken, nonce: nonce)
         return Request(
             method: method, path: path, headers: ["Authorization": "DPoP \(accessToken)", "DPoP": proof])
     }

@@ -6,14 +6,7 @@ import Imaging
 import Lexicon
 import Synchronization
 import Testing
-
-/// A clock tests can move.
-final class TestClock: Sendable {
-    private let current: Mutex<UTCTime>
-    init(_ start: UTCTime = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!) { current = Mutex(start) }
-    var now: UTCTime { current.withLock { $0 } }
-    func advance(hours: Double) { current.withLock { $0 = $0.adding(seconds: hours * 3600) } }
-}
+import TestSupport
 
 /// A fresh backend in a temporary directory, with its router.
 struct BackendFixture {
@@ -24,7 +17,7 @@ struct BackendFixture {
 
     /// - Parameter blobFileSystem: how blob bytes are written; fault tests pass a disk that fills up.
     init(blobFileSystem: BlobFileSystem = .system) throws {
-        clock = TestClock()
+        clock = TestClock(.fixture)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
         backend = try EmbeddedBackend(

@@ -71,3 +71,16 @@ final class Recorder: Sendable {
     var all: [String] { events.withLock { $0 } }
     var count: Int { events.withLock { $0.count } }
 }
+
+/// A value shared between a test and its handlers.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        value.withLock { body(&$0) }
+    }
+}

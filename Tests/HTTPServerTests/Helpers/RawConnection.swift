@@ -19,12 +19,29 @@ final class RawConnection {
         let description: String
     }
 
-    init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Double = 10) throws {
+    /// - Parameter source: the local address to connect from (any 127.x.y.z works on Linux loopback), so one
+    ///   machine can play several clients.
+    init(port: UInt16, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 10) throws {
         // `fd` is assigned only on success: a throwing init that had set every property would also run deinit,
         // closing the descriptor twice, and the second close could hit a socket another test just opened.
         let family = host.contains(":") ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let error = errno
+                close(descriptor)
+                throw Failure(description: "bind(\(source)) failed: \(error)")
+            }
+        }
         let connected: Int32
         if family == AF_INET6 {
             var address = sockaddr_in6()

@@ -47,3 +47,48 @@ extension TestImages {
         }
     }
 }
+
+extension TestImages {
+    /// `quadrants` built a row at a time, fast enough in a debug build for 48-megapixel images.
+    static func largeQuadrants(width: Int, height: Int) -> RGBImage {
+        let rowLength = width * 3
+        func row(bottom: Bool) -> [UInt8] {
+            (0..<width).flatMap { x -> [UInt8] in
+                let c = quadrantColour(right: x >= width / 2, bottom: bottom)
+                return [UInt8(c.0), UInt8(c.1), UInt8(c.2)]
+            }
+        }
+        let top = row(bottom: false)
+        let bottom = row(bottom: true)
+        var pixels = [UInt8](repeating: 0, count: rowLength * height)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let source = y >= height / 2 ? bottom : top
+                source.withUnsafeBufferPointer { (buffer.baseAddress! + y * rowLength).update(from: $0.baseAddress!, count: rowLength) }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Four flat patches (top-left, top-right, bottom-left, bottom-right) of the given colours.
+    static func patches(width: Int, height: Int, _ colours: [(Int, Int, Int)]) -> RGBImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = colours[(y >= height / 2 ? 2 : 0) + (x >= width / 2 ? 1 : 0)]
+                let i = (y * width + x) * 3
+                pixels[i] = UInt8(c.0)
+                pixels[i + 1] = UInt8(c.1)
+                pixels[i + 2] = UInt8(c.2)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// A PNG of `image` (RGB, stored deflate) with extra chunks inserted after IHDR.
+    static func png(_ image: RGBImage, chunks: [(String, [UInt8])] = []) -> [UInt8] {
+        let rows = (0..<image.height).map { y in Array(image.pixels[(y * image.width * 3)..<((y + 1) * image.width * 3)]) }
+        let plain = PNGBuilder.png(width: image.width, height: image.height, colorType: .rgb, rows: rows)
+        return Array(plain[0..<33]) + chunks.flatMap { PNGBuilder.chunk($0.0, $0.1) } + Array(plain[33...])
+    }
+}

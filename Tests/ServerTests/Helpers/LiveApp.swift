@@ -32,6 +32,8 @@ struct LiveApp {
         configuration.dataDirectory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("app-\(UUID().uuidString)").path
+        // Each test's sealing key lives beside its data directory, never in the home directory.
+        configuration.keyDirectory = configuration.dataDirectory + "-keys"
         configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
         configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
         configuration.demo = demo
@@ -52,7 +54,7 @@ struct LiveApp {
         self.clock = clock
         dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
-        _ = try app.seedDemoIfAsked(now: clock.now)
+        _ = try await app.seedDemoIfAsked(now: clock.now)
         try app.start()
         base = app.publicURL
     }
@@ -80,18 +82,4 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
     ) {
         completionHandler(nil)
     }
-}
-
-/// Every match of a regular expression's first capture group.
-func captures(_ pattern: String, in text: String) -> [String] {
-    let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
-    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-        Range($0.range(at: 1), in: text).map { String(text[$0]) }
-    }
-}
-
-/// Undoes the escaping templates apply to attribute values.
-func unescape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
-        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#x27;", with: "'")
 }

@@ -39,7 +39,7 @@ final class ServerProcess {
     static func addUser(_ name: String, password: String, dataDirectory: String) throws {
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["users", "add", name, "--password-stdin", "--data", dataDirectory]
+        process.arguments = ["users", "add", name, "--password-stdin", "--data", dataDirectory, "--key-dir", dataDirectory + "-keys"]
         process.currentDirectoryURL = repositoryRoot
         let input = Pipe()
         process.standardInput = input
@@ -61,7 +61,7 @@ final class ServerProcess {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let binary = try Self.executable()
         let arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory, "--geocoder", "none",
+            "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory, "--key-dir", dataDirectory + "-keys", "--geocoder", "none",
             "--templates", repositoryRoot.appendingPathComponent("Templates").path,
             "--public", repositoryRoot.appendingPathComponent("Public").path,
         ]

@@ -8,17 +8,21 @@ import HTTPServer
 // - parsing never traps, and a parsed form has at most `maxParts` parts, each body a slice of the input body;
 // - a parsed form whose names, filenames and content types can be written back unambiguously, serialised again
 //   with a fresh boundary, parses to the same parts (byte for byte);
-// - a form built from the input (NUL-separated name/body fields, bodies arbitrary bytes) round-trips the same way.
+// - a form built from the input (NUL-separated name/body fields, bodies arbitrary bytes) round-trips the same way;
+// - the body written to a file parses to the same parts, or fails with the same reason (one parser, two sources).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMultipart(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = Fuzz.bytes(data, size)
     let newline = input.firstIndex(of: 0x0A) ?? input.count
     let contentType = String(decoding: input[..<newline], as: UTF8.self)
     let body = Array(input[min(newline + 1, input.count)...])
+    checkSameFromDisk(body, contentType: contentType)
     if let form = try? MultipartForm(body, contentType: contentType) {
         Fuzz.require(form.parts.count <= MultipartForm.maxParts, "\(form.parts.count) parts")
         for part in form.parts {
-            Fuzz.require(Fuzz.contains(body, part.body), "part body \(Fuzz.show(part.body)) is not in the input")
+            let bytes = part.body.inMemory ?? []
+            Fuzz.require(part.body.inMemory != nil, "a part parsed from memory is not in memory")
+            Fuzz.require(Fuzz.contains(body, bytes), "part body \(Fuzz.show(bytes)) is not in the input")
         }
         let written = form.parts.map(MultipartWriter.Part.init)
         if written.allSatisfy(MultipartWriter.canWrite) {
@@ -27,6 +31,29 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     MultipartWriter.checkRoundTrip(MultipartWriter.parts(from: input))
     return 0
+}
+
+/// Where each input is written for the parse from disk (one file per fuzzing process).
+let diskPath = NSTemporaryDirectory() + "fuzz-multipart-\(getpid()).body"
+
+/// Parses `body` from memory and from a file, and requires the same parts (bytes included) or the same error.
+func checkSameFromDisk(_ body: [UInt8], contentType: String) {
+    guard FileManager.default.createFile(atPath: diskPath, contents: Data(body)) else { Fuzz.fail("cannot write \(diskPath)") }
+    defer { unlink(diskPath) }
+    func outcome(_ parse: () throws(MultipartForm.ParseError) -> MultipartForm) -> String {
+        do {
+            return try parse().parts.map { part in
+                "\(part.name)|\(part.filename ?? "-")|\(part.contentType ?? "-")|\((try? part.body.load()) ?? [])"
+            }.joined(separator: "\n")
+        } catch {
+            return "error: \(error.description)"
+        }
+    }
+    let memory = outcome { () throws(MultipartForm.ParseError) in try MultipartForm(body, contentType: contentType) }
+    let disk = outcome { () throws(MultipartForm.ParseError) in
+        try MultipartForm(.file(BodyFile(path: diskPath, count: body.count)), contentType: contentType)
+    }
+    Fuzz.require(memory == disk, "from memory:\n\(memory)\nfrom disk:\n\(disk)")
 }
 
 /// Writes multipart bodies the way browsers do, for the round-trip properties.
@@ -46,7 +73,7 @@ enum MultipartWriter {
         }
 
         init(_ part: MultipartForm.Part) {
-            self.init(name: part.name, filename: part.filename, contentType: part.contentType, body: part.body)
+            self.init(name: part.name, filename: part.filename, contentType: part.contentType, body: part.body.inMemory ?? [])
         }
 
         var description: String {

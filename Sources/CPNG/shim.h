@@ -1,4 +1,0 @@
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <png.h>

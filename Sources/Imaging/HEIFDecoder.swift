@@ -1,0 +1,146 @@
+import CHeif
+
+/// HEIC and AVIF through libheif.
+///
+/// libheif applies the file's own transformations (`irot`, `imir`, `clap`) while decoding, as the HEIF standard
+/// requires; the EXIF orientation in such files describes the coded image and is therefore not applied again
+/// (libvips and Apple's decoders behave the same way).
+final class HEIFReader: ImageReader {
+    let format: ImageFormat
+    let width: Int
+    let height: Int
+    let orientation = 1
+    let metadata: ExifMetadata
+    let colourProfile: ColourProfile?
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    private let hasAlpha: Bool
+
+    /// The EXIF item's bytes are copied out; larger ones are ignored.
+    static let maxExifBytes = 1 << 20
+
+    /// libheif's plugins must be registered once per process before the first context.
+    private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
+
+    init(_ input: EncodedInput) throws(ImagingError) {
+        let sniffed = input.format ?? .heic
+        format = sniffed
+        guard Self.initialized, let context = heif_context_alloc() else {
+            throw ImagingError(.corrupt, "The \(sniffed.name) decoder could not start.", format: sniffed)
+        }
+        self.context = context
+        // Grid images (every phone HEIC) decode their tiles on up to two threads: HEVC decoding is most of the
+        // time a HEIC takes, and the caller's pool already bounds how many photos run at once.
+        heif_context_set_max_decoding_threads(context, 2)
+        var error: heif_error
+        if let path = input.path {
+            error = heif_context_read_from_file(context, path, nil)
+        } else {
+            error = heif_context_read_from_memory_without_copy(context, input.bytes.baseAddress, input.bytes.count, nil)
+        }
+        var handle: OpaquePointer?
+        if error.code == heif_error_Ok {
+            error = heif_context_get_primary_image_handle(context, &handle)
+        }
+        guard error.code == heif_error_Ok, let handle else {
+            // The message belongs to the context: read it before freeing the context.
+            let failure = Self.failure(error, sniffed)
+            heif_context_free(context)
+            throw failure
+        }
+        self.handle = handle
+        width = Int(heif_image_handle_get_width(handle))
+        height = Int(heif_image_handle_get_height(handle))
+        hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        metadata = Self.exif(handle)
+        colourProfile = Self.colourProfile(handle)
+        // Every property is set by now, so a throw runs deinit, which releases the handle and the context (the
+        // fuzzer caught them freed twice).
+        guard width > 0, height > 0 else { throw .corrupt(sniffed, "image has no pixels") }
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+
+    /// HEIF decoders have no reduced-size decoding: the whole image is decoded, then resampled.
+    func decode(atLeast: (width: Int, height: Int)?) throws(ImagingError) -> any RowSource {
+        guard let options = heif_decoding_options_alloc() else {
+            throw ImagingError(.corrupt, "The \(format.name) decoder could not start.", format: format)
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        var image: OpaquePointer?
+        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        guard error.code == heif_error_Ok, let image else { throw Self.failure(error, format) }
+        let decoded = HEIFImage(image)
+        var stride: Int32 = 0
+        let channels = hasAlpha ? 4 : 3
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+            Int(heif_image_get_width(image, heif_channel_interleaved)) == width,
+            Int(heif_image_get_height(image, heif_channel_interleaved)) == height,
+            heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8,
+            Int(stride) >= width * channels
+        else { throw .corrupt(format, "decoded image does not match its header") }
+        return BufferRows(width: width, height: height, base: plane, stride: Int(stride), channels: channels, owner: decoded)
+    }
+
+    private static func failure(_ error: heif_error, _ format: ImageFormat) -> ImagingError {
+        let message = error.message.map { String(cString: $0) } ?? "unknown libheif error"
+        if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
+            || error.subcode == heif_suberror_Unsupported_codec
+        {
+            return .unsupported(format, "uses a compression or feature we cannot decode", detail: message)
+        }
+        return .corrupt(format, message)
+    }
+
+    /// The primary image's first EXIF item. Its payload starts with the offset of the TIFF header (ISO/IEC
+    /// 23008-12 Annex A.2.1); some writers also keep the JPEG `Exif\0\0` prefix.
+    private static func exif(_ handle: OpaquePointer) -> ExifMetadata {
+        var id = heif_item_id()
+        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return ExifMetadata() }
+        let size = heif_image_handle_get_metadata_size(handle, id)
+        guard size > 4, size <= maxExifBytes else { return ExifMetadata() }
+        var block = [UInt8](repeating: 0, count: size)
+        guard block.withUnsafeMutableBytes({ heif_image_handle_get_metadata(handle, id, $0.baseAddress).code }) == heif_error_Ok
+        else { return ExifMetadata() }
+        let offset = block[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        guard offset <= size - 4 else { return ExifMetadata() }
+        return Exif.metadata(tiff: Exif.strippingExifHeader(Array(block[(4 + offset)...])))
+    }
+
+    /// An ICC profile (`prof` or `rICC`) wins over `nclx`, as in libheif's own conversions.
+    private static func colourProfile(_ handle: OpaquePointer) -> ColourProfile? {
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        if size > 0, size <= ColourProfile.maxICCBytes {
+            var profile = [UInt8](repeating: 0, count: size)
+            let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            if error.code == heif_error_Ok { return .icc(profile) }
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx).code
+        // libheif may allocate the profile and still report an error (the fuzzer found the leak): free it either way.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status == heif_error_Ok, let nclx else { return nil }
+        return .nclx(
+            primaries: Int(nclx.pointee.color_primaries.rawValue),
+            transfer: Int(nclx.pointee.transfer_characteristics.rawValue)
+        )
+    }
+}
+
+/// Releases a decoded libheif image once the rows lent from it are done with.
+private final class HEIFImage {
+    let image: OpaquePointer
+
+    init(_ image: OpaquePointer) {
+        self.image = image
+    }
+
+    deinit {
+        heif_image_release(image)
+    }
+}

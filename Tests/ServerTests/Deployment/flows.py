@@ -1,0 +1,261 @@
+"""Deployment suite: a household member's flows in headless Chromium, on the origin one topology serves.
+
+Run by Tests/ServerTests/DeploymentSuiteTests.swift once per topology. Open the strip; sign in (through the
+authorization server's own page); post a photo through the create form, its preview decoded; see the new story
+in the strip and the viewer, as the poster and as a visitor; see it in the kiosk; delete it; sign out. Every page
+fails the run on a console error or a CSP violation, and every link, form and image must stay on the origin the
+browser used (or the remote hatk's, for images).
+
+Environment:
+  BASE_URL         the origin the browser opens (http://10.203.7.2:8080, https://stories.test:8443, ...)
+  HANDLE, PASSWORD the member who signs in
+  PHOTO            the photo to post
+  BROWSER_ARGS     JSON list of extra Chromium flags, such as --host-resolver-rules=...
+  BROWSER_HOME     HOME for Chromium, whose $HOME/.pki/nssdb trusts the test's CA
+  SECURE           "1": the origin must be a secure context, and cookies __Host- and Secure
+  SIGN_IN_ORIGIN   the origin of the page that asks for the password (default BASE_URL)
+  IMAGE_ORIGINS    JSON list of other origins images may come from
+  FAKE_HATK        the fake hatk: after sign-out its report must show no DPoP failure and a revoked token
+  HOSTILE_HOST     host:port to send raw requests with hostile Host and X-Forwarded-* headers to
+  OTHER_ORIGIN     another origin that reaches the same server: a browser opening it lands on BASE_URL
+"""
+import json
+import os
+import socket
+import sys
+import time
+import unittest
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from browser import Watched, decoded, page_origins, wait  # noqa: E402
+
+BASE = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
+HANDLE = os.environ.get("HANDLE", "ada.home.test")
+PASSWORD = os.environ.get("PASSWORD", "")
+PHOTO = os.path.abspath(os.environ.get("PHOTO", ".build/demo-photos/rocket.jpg"))
+BROWSER_ARGS = json.loads(os.environ.get("BROWSER_ARGS") or "[]")
+BROWSER_HOME = os.environ.get("BROWSER_HOME") or None
+SECURE = os.environ.get("SECURE") == "1"
+SIGN_IN_ORIGIN = os.environ.get("SIGN_IN_ORIGIN", BASE).rstrip("/")
+IMAGE_ORIGINS = {BASE, "null"} | set(json.loads(os.environ.get("IMAGE_ORIGINS") or "[]"))
+FAKE_HATK = os.environ.get("FAKE_HATK", "").rstrip("/")
+HOSTILE_HOST = os.environ.get("HOSTILE_HOST", "")
+OTHER_ORIGIN = os.environ.get("OTHER_ORIGIN", "").rstrip("/")
+
+
+class Flows(unittest.TestCase):
+    def setUp(self):
+        self.browsers = []
+        self.problems = []
+
+    def tearDown(self):
+        for b in self.browsers:
+            for warning in b.warnings:
+                print("  note:", warning)
+            b.quit()
+
+    def browser(self):
+        b = Watched(BROWSER_ARGS, BROWSER_HOME)
+        self.browsers.append(b)
+        return b
+
+    def step(self, b, where):
+        """After each page: collect its console errors and CSP violations, and check where its URLs point (on our
+        own pages; a remote authorization server's page is its own business)."""
+        d = b.driver
+        self.problems += b.problems(where)
+        if d.current_url.startswith(BASE + "/"):
+            found = page_origins(d)
+            for kind in ("links", "forms"):
+                for raw, origin in found[kind]:
+                    if origin != BASE and not (kind == "forms" and origin == SIGN_IN_ORIGIN):
+                        self.problems.append(f"{where}: {kind[:-1]} {raw!r} leads to {origin}, not {BASE}")
+            for raw, origin in found["images"]:
+                if origin not in IMAGE_ORIGINS:
+                    self.problems.append(f"{where}: image {raw!r} comes from {origin}")
+        print(f"  ok: {where} ({d.current_url})", flush=True)
+
+    def waiting(self, b, where, predicate, timeout=15, message=None):
+        """`wait`, but a timeout also reports what the page logged, which usually says why."""
+        try:
+            return wait(predicate, timeout, message or where)
+        except AssertionError as error:
+            logged = b.problems(where)
+            url = b.driver.current_url
+            text = b.driver.execute_script("return document.body ? document.body.innerText.slice(0, 600) : ''")
+            raise AssertionError(f"{error}\n  at {url}\n  page text: {text!r}\n  logged: "
+                                 + "\n    ".join(self.problems + logged)) from None
+
+    def assert_clean(self):
+        self.assertEqual(self.problems, [], "console errors, CSP violations or foreign URLs:\n  " + "\n  ".join(self.problems))
+
+    # The flows, in order.
+
+    def test_1_household_flows(self):
+        member = self.browser()
+        d = member.driver
+
+        d.get(BASE + "/")
+        self.waiting(member, "the strip", lambda: d.find_elements(By.CSS_SELECTOR, "[data-strip]"))
+        self.assertEqual(d.execute_script("return location.origin"), BASE)
+        if SECURE:
+            self.assertTrue(d.execute_script("return window.isSecureContext"), f"{BASE} is not a secure context")
+        self.step(member, "open the strip")
+
+        self.sign_in(member)
+        did = self.post_story(member)
+        self.see_story(member, did)
+        self.delete_story(member, did)
+        self.sign_out(member)
+        self.assert_clean()
+        if FAKE_HATK:
+            self.check_fake_hatk()
+
+    def sign_in(self, member):
+        d = member.driver
+        d.find_element(By.CSS_SELECTOR, ".site-header a[href$='/login']").click()
+        self.waiting(member, "the sign-in form", lambda: d.find_elements(By.ID, "handle"))
+        self.step(member, "the sign-in form")
+        d.find_element(By.ID, "handle").send_keys(HANDLE)
+        d.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+        self.waiting(member, "the authorization page", lambda: d.current_url.startswith(SIGN_IN_ORIGIN + "/")
+                     and d.find_elements(By.ID, "password"), message=f"the password page on {SIGN_IN_ORIGIN}")
+        self.step(member, "the authorization page")
+        d.find_element(By.ID, "password").send_keys(PASSWORD)
+        d.find_element(By.CSS_SELECTOR, "button[type=submit]:not([name=deny])").click()
+        who = self.waiting(member, "home, signed in", lambda: d.current_url.rstrip("/") == BASE
+                           and d.find_elements(By.CSS_SELECTOR, "[data-signed-in-as]"))
+        self.assertEqual(who[0].text, "@" + HANDLE)
+        cookies = {c["name"]: c for c in d.get_cookies()}
+        session = cookies.get("__Host-gs_session" if SECURE else "gs_session")
+        self.assertIsNotNone(session, f"no session cookie among {sorted(cookies)}")
+        self.assertEqual(session["secure"], SECURE)
+        self.assertTrue(session["httpOnly"])
+        self.step(member, "home, signed in")
+
+    def post_story(self, member):
+        d = member.driver
+        d.find_element(By.CSS_SELECTOR, ".site-header a[href$='/create']").click()
+        self.waiting(member, "the create form", lambda: d.find_elements(By.ID, "photo"))
+        note = d.find_element(By.CSS_SELECTOR, "[data-location-note]").text
+        d.find_element(By.ID, "photo").send_keys(PHOTO)
+        self.waiting(member, "the preview", lambda: decoded(d, "[data-preview]"), message="the preview image decoded")
+        # The form asks the server where the photo was taken; let that answer arrive before posting.
+        self.waiting(member, "the photo's place", lambda: d.find_element(By.CSS_SELECTOR, "[data-location-note]").text != note)
+        self.step(member, "the create form with its preview")
+        d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+        self.waiting(member, "the new story", lambda: "/story/" in d.current_url, timeout=60)
+        uri = self.waiting(member, "the new story's photo", lambda: decoded(d, "[data-viewer] img[data-story-item]")
+                           and d.find_element(By.CSS_SELECTOR, "[data-viewer] img[data-story-item]").get_attribute("data-story-item"))
+        self.story_url, self.story_uri = d.current_url, uri
+        self.step(member, "the new story in the viewer")
+        return uri.removeprefix("at://").split("/")[0]
+
+    def see_story(self, member, did):
+        d = member.driver
+        d.get(BASE + "/")
+        self.waiting(member, "your story", lambda: d.find_elements(By.CSS_SELECTOR, f"[data-view-your-story='{did}']"))
+        d.find_element(By.CSS_SELECTOR, "[data-your-story] summary").click()
+        d.find_element(By.CSS_SELECTOR, "a[data-view-your-story]").click()
+        self.waiting(member, "your story in the viewer", lambda: decoded(d, f"[data-viewer] img[data-story-item='{self.story_uri}']"))
+        self.step(member, "your story in the strip and the viewer")
+
+        visitor = self.browser()
+        v = visitor.driver
+        v.get(BASE + "/")
+        tile = self.waiting(visitor, "the strip of a visitor", lambda: v.find_elements(By.CSS_SELECTOR, f"[data-strip] a[data-story-author='{did}']"))
+        self.step(visitor, "the new story in a visitor's strip")
+        tile[0].click()
+        self.waiting(visitor, "the visitor's viewer", lambda: decoded(v, f"[data-viewer] img[data-story-item='{self.story_uri}']"))
+        self.step(visitor, "the new story in a visitor's viewer")
+
+        v.get(BASE + "/kiosk")
+        self.waiting(visitor, "the kiosk", lambda: v.execute_script(
+            "const k = document.querySelector('[data-kiosk]'), i = k && k.querySelector('img[data-story-item]');"
+            "return !!i && i.dataset.storyItem === arguments[0] && i.complete && i.naturalWidth > 0", self.story_uri),
+            timeout=30, message="the new story decoded in the kiosk")
+        self.step(visitor, "the new story in the kiosk")
+
+    def delete_story(self, member, did):
+        d = member.driver
+        d.get(self.story_url)
+        self.waiting(member, "the story page", lambda: decoded(d, "[data-viewer] img[data-story-item]"))
+        d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-delete]").click()
+        self.waiting(member, "the delete dialog", lambda: d.find_element(By.CSS_SELECTOR, "[data-delete-dialog]").get_attribute("open") is not None)
+        d.find_element(By.CSS_SELECTOR, "[data-delete-dialog] button[type=submit]").click()
+        self.waiting(member, "home after deleting", lambda: d.execute_script("return location.pathname") == "/"
+                     and not d.find_elements(By.CSS_SELECTOR, f"[data-view-your-story='{did}']"))
+        self.step(member, "the story deleted")
+
+    def sign_out(self, member):
+        d = member.driver
+        d.find_element(By.CSS_SELECTOR, ".site-header form[action$='/logout'] button").click()
+        self.waiting(member, "signed out", lambda: d.find_elements(By.CSS_SELECTOR, ".site-header a[href$='/login']"))
+        self.assertEqual(d.find_elements(By.CSS_SELECTOR, "[data-signed-in-as]"), [])
+        d.get(BASE + "/create")
+        self.waiting(member, "create asks to sign in", lambda: "/login" in d.current_url)
+        self.step(member, "signed out")
+
+    def check_fake_hatk(self):
+        report = json.loads(urllib.request.urlopen(FAKE_HATK + "/_fake/report", timeout=5).read())
+        print("  fake hatk report:", json.dumps(report))
+        self.assertEqual(report["dpop_failures"], [], "hatk would have silently ignored these DPoP proofs")
+        self.assertEqual(report["sign_ins"], 1)
+        self.assertGreaterEqual(report["revoked"], 1, "signing out revoked no refresh token")
+
+    def test_2_hostile_host_headers(self):
+        if not HOSTILE_HOST:
+            return
+        host, port = HOSTILE_HOST.rsplit(":", 1)
+        for path in ["/", "/login", "/oauth-client-metadata.json", "/.well-known/oauth-authorization-server"]:
+            for name in ["evil.example", f"evil.example:{port}"]:
+                status, raw = raw_get(host, int(port), path, {"Host": name})
+                self.assertTrue(400 <= status < 500, f"Host: {name} on {path} answered {status}:\n{raw[:600]}")
+                self.assertNotIn("evil.example", raw, f"Host: {name} on {path} came back in the answer:\n{raw[:1200]}")
+        # Forwarded headers from an address that is no trusted proxy change nothing.
+        forged = {"Host": HOSTILE_HOST, "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https",
+                  "X-Forwarded-For": "203.0.113.9"}
+        for path in ["/", "/login", "/oauth-client-metadata.json", "/.well-known/oauth-authorization-server"]:
+            status, raw = raw_get(host, int(port), path, forged)
+            self.assertEqual(status, 200, f"{path} with forged X-Forwarded-* answered {status}:\n{raw[:600]}")
+            self.assertNotIn("evil.example", raw, f"X-Forwarded-Host came back on {path}:\n{raw[:1200]}")
+            self.assertNotIn(f"https://{HOSTILE_HOST}", raw, f"X-Forwarded-Proto was trusted on {path}:\n{raw[:1200]}")
+            self.assertNotIn("Secure", raw.split("\r\n\r\n")[0], f"a Secure cookie over plain http on {path}")
+        print(f"  ok: hostile Host and forged X-Forwarded-* headers at {HOSTILE_HOST}", flush=True)
+
+    def test_3_other_names_lead_to_the_canonical_origin(self):
+        if not OTHER_ORIGIN:
+            return
+        b = self.browser()
+        b.driver.get(OTHER_ORIGIN + "/kiosk?refresh=30")
+        self.waiting(b, "the canonical origin", lambda: b.driver.current_url == BASE + "/kiosk?refresh=30",
+                     message=f"{OTHER_ORIGIN} sending the browser to {BASE}")
+        self.step(b, "the canonical origin")
+        self.assert_clean()
+        print(f"  ok: {OTHER_ORIGIN} leads to {BASE}", flush=True)
+
+
+def raw_get(host, port, path, headers):
+    """One HTTP/1.1 GET exactly as written: (status, the whole answer as text)."""
+    lines = [f"GET {path} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "Connection: close", "", ""]
+    with socket.create_connection((host, port), timeout=10) as connection:
+        connection.sendall("\r\n".join(lines).encode())
+        chunks = []
+        while chunk := connection.recv(65536):
+            chunks.append(chunk)
+    raw = b"".join(chunks).decode("utf-8", "replace")
+    return int(raw.split(" ", 2)[1]), raw
+
+
+if __name__ == "__main__":
+    started = time.time()
+    program = unittest.main(exit=False, verbosity=2)
+    print(f"flows took {time.time() - started:.1f} s")
+    if program.result.wasSuccessful():
+        print("OK")
+    raise SystemExit(0 if program.result.wasSuccessful() else 1)

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The household's flows in headless Chromium (Tests/ServerTests/Deployment/flows.py) in every topology the
+/// server is really deployed in (issue 10 item 8): loopback; the Docker image's command line inside a network
+/// namespace, reached by a non-loopback address; a host name with `--public-url`; nginx terminating TLS; and a
+/// remote hatk on another origin. Each runs the `grain-stories` executable `swift build --build-tests` built,
+/// with members made by `grain-stories users add`, and is torn down on every exit path.
+///
+/// Needs root (network namespaces) and the packages of the Makefile's TEST_PACKAGES: iproute2, nginx-light,
+/// openssl, libnss3-tools, chromium, chromium-driver, curl.
+@Suite(.serialized)
+struct DeploymentSuiteTests {
+    static let password = "deploy-suite-password"
+    /// Chromium must reach each topology directly, whatever proxy the environment names.
+    static let browserArguments = ["--no-proxy-server"]
+
+    /// BROWSER_ARGS for flows.py: a JSON list.
+    static func json(_ strings: [String]) -> String {
+        (try? JSONEncoder().encode(strings)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    static var plainBrowser: String { json(browserArguments) }
+
+    /// Chromium resolving `name` to loopback, as a household's DNS would resolve it to the box.
+    static func browserArguments(mapping name: String) -> String {
+        json(browserArguments + ["--host-resolver-rules=MAP \(name) 127.0.0.1"])
+    }
+
+    @Test("loopback: a member signs in, posts, sees, deletes and signs out at http://127.0.0.1")
+    func loopback() async throws {
+        let run = try DeploymentRun("loopback")
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let (server, base) = try await run.serve(["--host", "127.0.0.1", "--port", "0"])
+        try await run.flows(
+            base: base, environment: ["HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.plainBrowser],
+            servers: [server])
+    }
+
+    @Test("the Docker image's command line in a network namespace: reached by its address, and a hostile Host is refused")
+    func dockerCommandLineOnTheNetwork() async throws {
+        let run = try DeploymentRun("namespace")
+        defer { run.tearDown() }
+        let namespace = try NetworkNamespace()
+        run.onTearDown { namespace.remove() }
+        try run.addMember("ada", password: Self.password)
+        // Exactly the Dockerfile's ENTRYPOINT, with the data directory of the test's.
+        let (server, _) = try await run.serve(
+            ["--host", "0.0.0.0", "--port", "8080"], wrappedIn: namespace.exec)
+        let base = "http://\(namespace.address):8080"
+        try Tool.run(
+            ["curl", "-fsS", "--noproxy", "*", "-o", "/dev/null", "--max-time", "10", base + "/healthz"], what: "reaching \(base) from the host")
+        #expect(server.output.contains("from other devices: \(base)"), "serve does not print the address other devices use:\n\(server.output)")
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.plainBrowser,
+                "HOSTILE_HOST": "\(namespace.address):8080",
+            ], servers: [server])
+    }
+
+    @Test("a host name with --public-url: http://stories.test (Chromium resolves it to loopback), where the server's other names lead")
+    func publicHostName() async throws {
+        let run = try DeploymentRun("hostname")
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let port = try Tool.freePort()
+        let base = "http://stories.test:\(port)"
+        let (server, printed) = try await run.serve(["--port", String(port), "--public-url", base])
+        #expect(printed == base)
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "OTHER_ORIGIN": "http://127.0.0.1:\(port)",
+            ], servers: [server])
+    }
+
+    @Test("behind Caddy terminating TLS, with the configuration docs/deploy.md gives: the same flows on https://stories.test")
+    func behindCaddy() async throws {
+        let run = try DeploymentRun("caddy")
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
+        let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
+        let base = "https://stories.test:\(port)"
+        let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
+        let proxy = try await CaddyProxy(
+            name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
+        run.onTearDown { proxy.stop() }
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
+            ], servers: [server, proxy.process])
+    }
+
+    @Test("behind nginx terminating TLS: https://stories.test is a secure origin with __Host- cookies, where the plain port leads")
+    func behindTLSProxy() async throws {
+        let run = try DeploymentRun("nginx")
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
+        let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
+        let base = "https://stories.test:\(port)"
+        let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
+        let proxy = try await NginxProxy(
+            name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
+        run.onTearDown { proxy.stop() }
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
+            ], servers: [server, proxy.process])
+    }
+
+    @Test("the fake hatk refuses the proofs, clients and codes hatk refuses, so the --appview topology proves something")
+    func fakeHatkRefusesWhatHatkRefuses() async throws {
+        let run = try DeploymentRun("fake-hatk-check")
+        defer { run.tearDown() }
+        try await run.python("fake_hatk_check.py", what: "the fake hatk's own checks")
+    }
+
+    @Test("--appview to a hatk on another origin: sign-in through its own pages, its images, its DPoP checks")
+    func remoteHatk() async throws {
+        let run = try DeploymentRun("appview")
+        defer { run.tearDown() }
+        let script = repositoryRoot.appendingPathComponent("Tests/ServerTests/Deployment/fake_hatk.py").path
+        let hatk = try run.start(
+            "fake-hatk",
+            ["/usr/bin/env", "python3", script, "--account", "ada.fake.test:\(Self.password):Ada", "--seed-photo", DeploymentRun.seedPhoto])
+        let hatkURL = try await hatk.waitFor(#"fake hatk listening on (http://[0-9.:]+)"#)
+        let (server, base) = try await run.serve(["--host", "127.0.0.1", "--port", "0", "--appview", hatkURL])
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.fake.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.plainBrowser, "SIGN_IN_ORIGIN": hatkURL,
+                "IMAGE_ORIGINS": Self.json([hatkURL]), "FAKE_HATK": hatkURL,
+            ], servers: [server, hatk])
+    }
+}
