@@ -34,13 +34,13 @@ bench-imaging: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
+.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps test-python demo-photos places-data
-	$(SWIFT) build --build-tests
+test: deps test-deps test-python demo-photos places-data format-check
+	$(SWIFT) build --build-tests $(STRICT)
 	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
 	# Hostile input: every fuzz target replays its corpus and regressions, then fuzzes for FUZZ_SECONDS.
@@ -53,7 +53,18 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh replay && SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh fuzz $(FUZZ_SECONDS)
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(STRICT)
+
+# Warnings fail the build; the C libraries' headers are not ours and are not checked.
+STRICT := -Xswiftc -warnings-as-errors
+
+# The committed .swift-format configuration, every Swift file: a lint warning fails `make test`.
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+
+# Rewrites every Swift file to the committed configuration.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests
 
 release: deps
 	$(SWIFT) build -c release

@@ -3,7 +3,10 @@ import PackageDescription
 
 // Every library target builds in Swift 6 language mode with these upcoming features on.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    // An import is internal unless marked `public import`, and a member is visible only where its module is imported.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -78,32 +81,37 @@ let package = Package(
         .executableTarget(name: "grain-stories", dependencies: ["Server"], swiftSettings: strict),
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
-        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"]),
-        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"]),
-        .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
-        .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
-        .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
-        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"]),
-        .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
+        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
+        .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
+        .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .testTarget(
+            name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"],
+            swiftSettings: strict),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers"], swiftSettings: strict),
         .testTarget(
             name: "AppTests",
             dependencies: [
                 "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage",
                 "TestSupport",
             ],
-            exclude: ["__Snapshots__"]),
+            exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport"],
-            exclude: ["Browser", "Deployment"]),
+            dependencies: [
+                "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
+            ],
+            exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]
 )

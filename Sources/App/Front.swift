@@ -1,11 +1,12 @@
-import ATProto
-import Crypto
+public import ATProto
+public import Crypto
 import Foundation
 import HTMLRendering
-import HTTPServer
-import HatkClient
-import Imaging
+public import HTTPServer
+public import HatkClient
+public import Imaging
 import Outbound
+import Synchronization
 import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a

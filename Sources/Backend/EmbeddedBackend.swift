@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import HTTPServer
+public import HTTPServer
 import Lexicon
 import Synchronization
 import Workers

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd. Request bodies are collected in memory or streamed to a temporary file, as
 /// the route chose, bounded by the route's limit and after its admission check; then the connection is suspended

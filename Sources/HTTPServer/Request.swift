@@ -1,3 +1,5 @@
+import Foundation
+
 /// What is known of a request once its head has arrived: everything but the body. `Request` and `RequestHead`
 /// share every helper built on it (cookies, query items, the client address, forwarded headers).
 public protocol RequestHeadFields: Sendable {

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// The access-handler side of the bridge: runs on MHD worker threads, never blocks, never awaits.
 extension ServerCore {

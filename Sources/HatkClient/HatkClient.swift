@@ -1,7 +1,7 @@
 import ATProto
-import Foundation
+public import Foundation
 import Lexicon
-import Outbound
+public import Outbound
 
 /// A typed XRPC client for a hatk server: grain.social, a self-hosted hatk, or our embedded backend,
 /// always over HTTP so that every deployment runs the same code path.

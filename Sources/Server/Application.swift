@@ -1,12 +1,13 @@
-import ATProto
-import App
-import AuthServer
-import Backend
+public import ATProto
+public import App
+public import AuthServer
+public import Backend
 import Crypto
-import Foundation
+public import Foundation
 import HTMLRendering
-import HTTPServer
+public import HTTPServer
 import HatkClient
+import Imaging
 import Logging
 import Outbound
 import Places

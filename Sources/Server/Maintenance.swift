@@ -1,4 +1,7 @@
 import ATProto
+import App
+import AuthServer
+import Backend
 import Logging
 import Synchronization
 

@@ -1,5 +1,5 @@
-import AuthServer
-import Foundation
+public import AuthServer
+public import Foundation
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {

@@ -2,6 +2,7 @@ import ATProto
 import Backend
 import Foundation
 import Lexicon
+import TestSupport
 import Testing
 
 /// The demo photos come from `make demo-photos`; `make test` fetches them before running tests.

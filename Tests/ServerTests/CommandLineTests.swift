@@ -1,4 +1,5 @@
 import App
+import Foundation
 import Server
 import Testing
 

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Foundation
 
 /// The household's accounts, as the first-run page, invitations and the header need them. Only the embedded

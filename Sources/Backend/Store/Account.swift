@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// A household account of the embedded backend.
 public struct Account: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Crypto
 import Foundation
 import Storage

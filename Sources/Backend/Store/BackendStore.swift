@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 import Storage
 
 /// Accounts, records and blob ownership of the embedded backend, on SQLite.

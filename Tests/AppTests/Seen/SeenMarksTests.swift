@@ -1,6 +1,9 @@
 import ATProto
 import HTTPServer
+import Lexicon
 import Storage
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import App

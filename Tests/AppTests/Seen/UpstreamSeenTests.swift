@@ -3,7 +3,9 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App
