@@ -46,7 +46,8 @@ public struct Front: Sendable {
                     writer: dependencies.writer, work: WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue),
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock),
+                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
+                places: dependencies.placeSearch),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             })
@@ -135,7 +136,7 @@ public struct Front: Sendable {
     func middleware(for route: Route) -> [any ContextMiddleware] {
         var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
-        chain.append(CSRFMiddleware())
+        chain.append(route.shareTarget ? ShareTargetMiddleware() : CSRFMiddleware())
         return chain
     }
 
@@ -179,6 +180,8 @@ public struct FrontDependencies: Sendable {
     public var geocoder: (any Geocoding)?
     /// Offline place names for the create form's early look (never an outside service: see StoryPublisher).
     public var placeNames: (any Geocoding)?
+    /// The create form's place search over the offline table; nil when the server has none.
+    public var placeSearch: PlaceFinder?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
 
@@ -187,8 +190,9 @@ public struct FrontDependencies: Sendable {
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime
+        placeSearch: PlaceFinder? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime
     ) {
+        self.placeSearch = placeSearch
         self.pages = pages
         self.dataDirectory = dataDirectory
         self.sealingKey = sealingKey

@@ -5,6 +5,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Places
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.
 /// Every answer to a problem is the form again with a sentence saying what happened and what to do, so nothing
@@ -24,6 +25,8 @@ struct StoryWrites: Sendable {
     let uploads: String
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
+    /// The offline place search; nil when the server has no place table.
+    let places: PlaceFinder?
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -36,62 +39,86 @@ struct StoryWrites: Sendable {
         var error: String?
         /// The formats the server reads, for the file field's label.
         var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
+        var place: PlaceStep
+        /// A photo shared from another app, waiting for this form to post it.
+        var staged: SharedPhotos.Staged?
     }
 
     func signInRedirect(next: String) -> Response {
         .redirect(to: SiteURL.login.with([("next", next)]), status: .found)
     }
 
-    /// `GET /create`.
+    /// `GET /create`, and `GET /create?place=…`: the form, with the place search's results when one was asked.
     func createForm(_ context: RequestContext) async throws -> Response {
-        guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        return try form(context, session, error: nil)
+        guard let session = context.session else {
+            let query = Self.placeQuery(context.query("place"))
+            return signInRedirect(next: query.isEmpty ? SiteURL.create.path : SiteURL.create.with([("place", query)]))
+        }
+        let step = await placeStep(query: Self.placeQuery(context.query("place")))
+        return try await form(context, session, error: nil, place: step)
     }
 
-    func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
-        try pages.render(
-            "create", title: "New story", model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error),
-            status: status, scripts: ["js/create.js"], form: true, context: context)
+    /// The form again; `chosen` keeps a place the person had picked ticked, so an error does not lose it.
+    func form(
+        _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok,
+        chosen: PlaceSearchResult? = nil, place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
+    ) async throws -> Response {
+        var step = place
+        if step == nil { step = await placeStep(query: "", chosen: chosen) }
+        let model = CreateModel(
+            csrf: context.csrf.value, handle: session.handle, error: error, place: step ?? PlaceStep(available: false),
+            staged: staged)
+        return try pages.render(
+            "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
     func createStory(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        guard let photo = context.form.file("photo"), !photo.body.isEmpty else {
-            return try form(context, session, error: "Choose a photo to post.", status: .badRequest)
+        let photo: ReceivedPhoto
+        switch receivedPhoto(context, session) {
+        case .success(let received): photo = received
+        case .failure(let problem):
+            return try await form(context, session, error: problem.description, status: problem.status, staged: problem.staged)
         }
-        guard Imaging.sniff(try photo.body.prefix(64)) != nil else {
-            return try form(
-                context, session, error: "That file is not a photo format we can read (\(ImageFormat.namesForPeople)).",
-                status: .unsupportedMediaType)
-        }
+        let staged = photo.staged
         let address = clientAddress(context.request) ?? "unknown"
         if case .limited(let wait) = limiter.admit(address, now: context.unixNow) {
-            var response = try form(
+            var response = try await form(
                 context, session,
                 error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",
-                status: .tooManyRequests)
+                status: .tooManyRequests, staged: staged)
             response.headers["Retry-After"] = String(wait)
             return response
         }
+        let chosen: PlaceSearchResult?
+        switch await chosenPlace(context) {
+        case .success(let place): chosen = place
+        case .failure(let missing):
+            return try await form(context, session, error: missing.description, status: .unprocessableContent, staged: staged)
+        }
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
-            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil)
+            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil, chosenPlace: chosen?.place)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
-        // 25 MB upload never sits in memory while it waits for a worker.
+        // 25 MB upload never sits in memory while it waits for a worker. A staged share is already such a file.
         let input: StoryPublisher.Photo
-        let partFile: String?
-        switch photo.body {
-        case .bytes(let bytes):
-            input = .bytes(bytes)
-            partFile = nil
-        case .file(let file):
-            let path = uploads + "/photo-" + SecureRandom.token(byteCount: 12) + ".part"
-            try file.persist(to: path)
+        var partFile: String?
+        switch photo {
+        case .staged(let path, _):
             input = .file(path)
-            partFile = path
+        case .part(let part):
+            switch part.body {
+            case .bytes(let bytes):
+                input = .bytes(bytes)
+            case .file(let file):
+                let path = uploads + "/photo-" + SecureRandom.token(byteCount: 12) + ".part"
+                try file.persist(to: path)
+                input = .file(path)
+                partFile = path
+            }
         }
         defer { if let partFile { try? FileManager.default.removeItem(atPath: partFile) } }
         do {
@@ -111,12 +138,15 @@ struct StoryWrites: Sendable {
                 case .unreadable: .internalServerError
                 default: .unprocessableContent
                 }
-            // The description is a whole sentence naming the format and the limit.
-            return try form(context, session, error: error.description, status: status)
+            // The description is a whole sentence naming the format and the limit. A staged share that cannot be
+            // used is dropped: trying it again would fail the same way.
+            if let staged { shared.remove(token: staged.token, session: session) }
+            return try await form(context, session, error: error.description, status: status, chosen: chosen)
         } catch let error as HatkError {
-            if let refused = try uploadRefused(error, context, session) { return refused }
+            if let refused = try await uploadRefused(error, context, session) { return refused }
             throw error
         }
+        if let staged { shared.remove(token: staged.token, session: session) }
         pageCache.removeAll()
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
         switch published.crossPosted {
@@ -128,17 +158,17 @@ struct StoryWrites: Sendable {
 
     /// The form with what the story server's refusal of an upload means; nil for failures that are not about
     /// capacity (those become the retry page).
-    func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) throws -> Response? {
+    func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) async throws -> Response? {
         guard case .http(let status, _) = error.kind else { return nil }
         switch status {
         case 507:
-            return try form(
+            return try await form(
                 context, session,
                 error: "The server has run out of storage space, so your photo was not saved. "
                     + "Whoever runs this server needs to free some space; then try again.",
                 status: .insufficientStorage)
         case 503:
-            var response = try form(
+            var response = try await form(
                 context, session, error: "The story server is busy right now. Try again in a few seconds.", status: .serviceUnavailable)
             response.headers["Retry-After"] = "5"
             return response

@@ -2,7 +2,7 @@
 extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
-        case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
+        case home, stories, story, profile, create, createInspect, placesData, manifest, share, healthz, login, logout, authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
     }
 
@@ -14,6 +14,9 @@ extension SiteURL {
         case .profile: .profile
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
         case .login: .login
         case .logout: .logout
@@ -41,6 +44,9 @@ extension SiteURL.Kind {
         case .profile: "/profile/:actor"
         case .create: "/create"
         case .createInspect: "/api/inspect"
+        case .placesData: "/api/places"
+        case .manifest: "/manifest.webmanifest"
+        case .share: "/share"
         case .healthz: "/healthz"
         case .login: "/login"
         case .logout: "/logout"
@@ -66,6 +72,9 @@ extension SiteURL.Kind {
         case .profile: .profile(actor: "did:plc:abc")
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
         case .login: .login
         case .logout: .logout

@@ -28,6 +28,8 @@ struct StoryPublisher: Sendable {
         var locationText = ""
         var labels: [String] = []
         var crossPost = false
+        /// The place picked in the form's place search; it replaces the photo's GPS position and place name.
+        var chosenPlace: Place?
     }
 
     /// The story that was made, and what became of the cross-post.
@@ -74,7 +76,11 @@ struct StoryPublisher: Sendable {
             throw Refusal.unusable(error)
         }
         let place: PlaceLabel? =
-            if choices.useLocation, let gps = processed.metadata.gps { await geocoder?.label(for: gps) } else { nil }
+            if choices.useLocation, choices.chosenPlace == nil, let gps = processed.metadata.gps {
+                await geocoder?.label(for: gps)
+            } else {
+                nil
+            }
         let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
         let credentials = try await credentials()
         let blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)

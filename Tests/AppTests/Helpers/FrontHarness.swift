@@ -23,7 +23,7 @@ struct FrontHarness {
     /// - Parameter origins: how Hosts are judged; by default `box.local:8080` and `localhost:8080` are ours.
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
-        origins: (@Sendable (Request) -> OriginDecision)? = nil
+        origins: (@Sendable (Request) -> OriginDecision)? = nil, placeSearch: PlaceFinder? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -40,7 +40,7 @@ struct FrontHarness {
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
                 nonces: ReceivedNonces()),
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
-            geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now })
+            geocoder: nil, placeNames: nil, placeSearch: placeSearch, settings: settings, clock: { clock.now })
         front = try Front(dependencies)
         var router = Router()
         front.register(on: &router)

@@ -1,0 +1,48 @@
+import Foundation
+import Places
+import Synchronization
+
+/// The create form's place search over the offline GeoNames table. The table is mapped at the first search, on a
+/// task of its own, not at start-up: a server that only shows stories never pays for it, and searches that arrive
+/// while it loads wait for the same load.
+public final class PlaceFinder: Sendable {
+    let path: String
+    private let loading = Mutex<Task<PlaceSearch?, Never>?>(nil)
+
+    /// The most results a search returns (the form shows eight).
+    static let maximumResults = 8
+    /// What is read of a query: longer text is cut, never refused (no place name is this long).
+    static let maximumQueryCharacters = 100
+
+    public init(path: String) { self.path = path }
+
+    /// The mapped table, or nil when it cannot be read (logged once, by the load).
+    func table() async -> PlaceSearch? {
+        let task = loading.withLock { task in
+            if let task { return task }
+            let path = path
+            let started = Task.detached(priority: .userInitiated) { () -> PlaceSearch? in
+                do {
+                    return try PlaceSearch(csvPath: path)
+                } catch {
+                    log.warning("place search is unavailable: \(error)")
+                    return nil
+                }
+            }
+            task = started
+            return started
+        }
+        return await task.value
+    }
+
+    /// The best places for `text`, best first; nil when the table is unavailable.
+    func search(_ text: String, limit: Int = PlaceFinder.maximumResults) async -> [PlaceSearchResult]? {
+        guard let table = await table() else { return nil }
+        return table.search(String(text.prefix(Self.maximumQueryCharacters)), limit: min(limit, Self.maximumResults))
+    }
+
+    /// The place a form posted back by its GeoNames id.
+    func place(id: Int) async -> PlaceSearchResult? {
+        await table()?.place(id: id)
+    }
+}
