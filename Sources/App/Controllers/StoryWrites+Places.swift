@@ -35,6 +35,7 @@ extension StoryWrites {
     /// The results step for `query` (empty shows only the field), with `chosen` ticked and kept in the list.
     func placeStep(query: String, chosen: PlaceSearchResult? = nil) async -> PlaceStep {
         guard let places else { return PlaceStep(available: false) }
+        places.prepare()
         var step = PlaceStep(available: true, query: query)
         var found: [PlaceSearchResult] = []
         if !query.isEmpty {

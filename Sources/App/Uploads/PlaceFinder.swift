@@ -35,6 +35,12 @@ public final class PlaceFinder: Sendable {
         return await task.value
     }
 
+    /// Starts mapping the table without waiting for it: the create form calls this, so the table is ready by the
+    /// time someone types a place.
+    func prepare() {
+        Task { _ = await table() }
+    }
+
     /// The best places for `text`, best first; nil when the table is unavailable.
     func search(_ text: String, limit: Int = PlaceFinder.maximumResults) async -> [PlaceSearchResult]? {
         guard let table = await table() else { return nil }
