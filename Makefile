@@ -19,10 +19,12 @@ DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
-# HTTP against nginx, 50 uploads at once, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
+# HTTP against nginx, 50 uploads at once, peak memory under big uploads, the upload pipeline against pyvips and
+# Pillow, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
 bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
+	bash Tests/Benchmarks/memory.sh
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
 
@@ -30,11 +32,15 @@ bench: deps bench-deps bench-python demo-photos places-data release
 bench-imaging: deps bench-deps bench-python demo-photos release
 	bash Tests/Benchmarks/imaging.sh
 
+# Peak memory alone: 12 × 25 MB PNG and 50 × 6 MB JPEG uploads at once (Pillow makes the JPEG).
+bench-memory: deps bench-deps bench-python demo-photos release
+	bash Tests/Benchmarks/memory.sh
+
 # The soak alone: steady load while RSS and open descriptors are watched.
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
+.PHONY: places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
