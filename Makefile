@@ -25,6 +25,7 @@ bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
 	bash Tests/Benchmarks/memory.sh
+	bash Tests/Benchmarks/places.sh
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
 

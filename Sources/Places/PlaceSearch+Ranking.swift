@@ -3,8 +3,9 @@ import Foundation
 extension PlaceSearch {
     /// Keeps the best `limit` places seen, one entry per place (its best-scoring key).
     ///
-    /// A place's score is `log10(population + 100)`, plus how well the key matched (its own name over an alternate
-    /// name, well over a later word of the name, the whole key over a prefix of it, minus 1.2 per typo), minus
+    /// A place's score is `log10(population + 100)`, plus how well the key matched (its own name: 1.0 whole, 0.8 a
+    /// prefix; an alternate name: 0.8 whole (three letters or more), −0.6 a prefix; a later word of the name: −1.0 whole, −1.5 a prefix; minus
+    /// 1.2 per typo), minus
     /// `1.5 × log10(1 + km / 25)` when the photo's position is known (25 km costs 0.45, 2,500 km costs 3), minus 10
     /// when a qualifier was typed and names neither the place's region nor its country.
     struct Ranking {
@@ -47,8 +48,10 @@ extension PlaceSearch {
 
         static func matchBonus(_ kind: PlaceNameTable.KeyKind, exact: Bool) -> Float {
             switch kind {
-            case .name: exact ? 1.0 : 0.4
-            case .alternate: exact ? 0.8 : 0.2
+            // The start of a place's own name outranks the start of one of its alternate names by 1.4 (a factor of
+            // 25 in population): `pa` means Paris before Beijing (`Pa...` in some language) or Chongqing.
+            case .name: exact ? 1.0 : 0.8
+            case .alternate: exact ? 0.8 : -0.6
             case .word: exact ? -1.0 : -1.5
             }
         }
@@ -57,7 +60,10 @@ extension PlaceSearch {
             let key = search.table.keys[keyIndex]
             let row = Int(key.row)
             // Every other term only lowers the score, so most candidates stop here.
-            var score = search.weights[row] + Self.matchBonus(key.kind, exact: exact) - 1.2 * Float(typos)
+            // A one- or two-letter alternate name is a code or an abbreviation (Chongqing's `Pa`), not a name anyone
+            // types meaning that place: it counts as a prefix, not a whole match.
+            let whole = exact && (key.kind != .alternate || key.length > 2)
+            var score = search.weights[row] + Self.matchBonus(key.kind, exact: whole) - 1.2 * Float(typos)
             guard score > floor else { return }
             if !qualifier.isEmpty, !qualifies(row) {
                 score -= 10
