@@ -21,14 +21,7 @@ public final class PlaceFinder: Sendable {
         let task = loading.withLock { task in
             if let task { return task }
             let path = path
-            let started = Task.detached(priority: .userInitiated) { () -> PlaceSearch? in
-                do {
-                    return try PlaceSearch(csvPath: path)
-                } catch {
-                    log.warning("place search is unavailable: \(error)")
-                    return nil
-                }
-            }
+            let started = Task { await Self.load(path) }
             task = started
             return started
         }
@@ -39,6 +32,21 @@ public final class PlaceFinder: Sendable {
     /// time someone types a place.
     func prepare() {
         Task { _ = await table() }
+    }
+
+    /// Maps and indexes the table on a Dispatch thread: it is a second of CPU work (several in a debug build), which
+    /// on Swift's cooperative pool would hold one of its few threads away from every request.
+    static func load(_ path: String) async -> PlaceSearch? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do {
+                    continuation.resume(returning: try PlaceSearch(csvPath: path))
+                } catch {
+                    log.warning("place search is unavailable: \(error)")
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
     }
 
     /// The best places for `text`, best first; nil when the table is unavailable.
