@@ -51,7 +51,8 @@
       if (text.length < 2) return;
       const mine = ++asked;
       try {
-        const answer = await fetch("/api/places?q=" + encodeURIComponent(text), { credentials: "same-origin" });
+        const near = form.dataset.area ? "&near=" + encodeURIComponent(form.dataset.area) : "";
+        const answer = await fetch("/api/places?q=" + encodeURIComponent(text) + near, { credentials: "same-origin" });
         if (!answer.ok || mine !== asked) return;
         const data = await answer.json();
         if (mine === asked && data.available) show(data.places, text);
@@ -77,6 +78,8 @@
       const answer = await fetch("/api/inspect", { method: "POST", body, credentials: "same-origin" });
       if (!answer.ok) return;
       const info = await answer.json();
+      // The photo's rough area (an H3 resolution-5 cell, never its position) ranks nearby places first.
+      if (info.area) form.dataset.area = info.area; else delete form.dataset.area;
       if (info.located) {
         if (!location.value && info.place) location.value = info.place;
         note.textContent = info.place ? "From the photo: " + info.place + ". Edit the name or remove the location." : "The photo has a location.";

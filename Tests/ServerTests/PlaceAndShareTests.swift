@@ -53,6 +53,23 @@ struct PlaceAndShareTests {
         #expect(record.address == Address(country: "IS", region: "Capital Region", locality: "Reykjavík"))
     }
 
+    @Test("the form's early look at a geotagged photo answers its place and only its resolution-5 area, no coordinates")
+    func inspectAnswersTheArea() async throws {
+        let (live, browser) = try await live()
+        defer { Task { await live.stop() } }
+        let photo = try ExifJPEG.make(width: 1200, height: 900, orientation: 1, latitude: 33.66094, longitude: -95.55551)
+        let form = try await browser.get("/create")
+
+        let answer = try await browser.postMultipart(
+            "/api/inspect", fields: [("csrf", try csrf(form))], file: ("photo", "head", "application/octet-stream", Array(photo.prefix(64 * 1024))))
+
+        #expect(answer.status == 200)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+        #expect(json["located"] as? Bool == true)
+        #expect(json["area"] as? String == H3.cell(latitude: 33.66094, longitude: -95.55551, resolution: 5)?.description)
+        #expect(!answer.body.contains("33.66") && !answer.body.contains("95.55"), "no coordinate in \(answer.body)")
+    }
+
     @Test("a photo shared from another app is staged, then posted by the form's confirm; the camera field posts too")
     func shareThenConfirm() async throws {
         let (live, browser) = try await live()

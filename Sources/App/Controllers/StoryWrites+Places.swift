@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import HTTPServer
 import Places
 
@@ -33,13 +34,25 @@ extension StoryWrites {
     }
 
     /// The results step for `query` (empty shows only the field), with `chosen` ticked and kept in the list.
-    func placeStep(query: String, chosen: PlaceSearchResult? = nil) async -> PlaceStep {
+    /// The H3 resolution of the `near` area the form's script sends back: what `/api/inspect` answers, and the
+    /// finest accepted (a finer cell would be a more exact position than the search needs).
+    static let nearResolution = 5
+
+    /// The centre of a `near` area: an H3 cell of resolution `nearResolution` or coarser, else nil.
+    static func nearArea(_ raw: String?) -> (latitude: Double, longitude: Double)? {
+        guard let raw, raw.utf8.count <= 16, let cell = H3Cell(raw), cell.resolution <= nearResolution else { return nil }
+        return cell.center
+    }
+
+    func placeStep(
+        query: String, chosen: PlaceSearchResult? = nil, near: (latitude: Double, longitude: Double)? = nil
+    ) async -> PlaceStep {
         guard let places else { return PlaceStep(available: false) }
         places.prepare()
         var step = PlaceStep(available: true, query: query)
         var found: [PlaceSearchResult] = []
         if !query.isEmpty {
-            guard let results = await places.search(query) else {
+            guard let results = await places.search(query, near: near) else {
                 step.available = false
                 return step
             }
@@ -94,11 +107,12 @@ extension StoryWrites {
         var places: [PlaceOption]
     }
 
-    /// `GET /api/places?q=…`: the same results as the form's step, for the script. Signed-in visitors only: it is
+    /// `GET /api/places?q=…[&near=<H3 cell>]`: the same results as the form's step, for the script, ranked by
+    /// closeness to the photo's area when the script has it from `/api/inspect`. Signed-in visitors only: it is
     /// part of the create form, not a public geocoding service.
     func placesData(_ context: RequestContext) async throws -> Response {
         guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to search for places.") }
-        let step = await placeStep(query: Self.placeQuery(context.query("q")))
+        let step = await placeStep(query: Self.placeQuery(context.query("q")), near: Self.nearArea(context.query("near")))
         var response = Response.json(PlacesAnswer(available: step.available, places: step.results))
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -182,8 +182,10 @@ struct StoryWrites: Sendable {
     func inspectPhoto(_ context: RequestContext) async throws -> Response {
         guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
         let head = try context.form.file("photo")?.body.prefix(StoryWrites.inspectBytes) ?? []
-        let (located, place) = await publisher.inspect(head)
-        let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
+        let (located, place, area) = await publisher.inspect(head)
+        let body: [String: JSONValue] = [
+            "located": .bool(located), "place": place.map(JSONValue.string) ?? .null, "area": area.map(JSONValue.string) ?? .null,
+        ]
         return Response(
             status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: .bytes(Array(try JSONEncoder().encode(body))))

@@ -50,9 +50,12 @@ public final class PlaceFinder: Sendable {
     }
 
     /// The best places for `text`, best first; nil when the table is unavailable.
-    func search(_ text: String, limit: Int = PlaceFinder.maximumResults) async -> [PlaceSearchResult]? {
+    /// - Parameter near: Where the photo was taken, roughly: nearer places rank higher.
+    func search(
+        _ text: String, near: (latitude: Double, longitude: Double)? = nil, limit: Int = PlaceFinder.maximumResults
+    ) async -> [PlaceSearchResult]? {
         guard let table = await table() else { return nil }
-        return table.search(String(text.prefix(Self.maximumQueryCharacters)), limit: min(limit, Self.maximumResults))
+        return table.search(String(text.prefix(Self.maximumQueryCharacters)), near: near, limit: min(limit, Self.maximumResults))
     }
 
     /// The place a form posted back by its GeoNames id.

@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import Geo
 import HTTPServer
 import TestSupport
 import Testing
@@ -102,6 +103,24 @@ import Testing
         #expect(places.first?["name"] as? String == "Paris, Texas")
         #expect((places.first?["detail"] as? String)?.hasPrefix("United States") == true)
         #expect(stranger.status == .unauthorized)
+    }
+
+    @Test("near=<H3 resolution-5 cell> ranks the places of that area first; a finer cell or garbage is ignored")
+    func nearArea() async throws {
+        let (front, cookies) = try await signedIn()
+        let texas = try #require(H3.cell(latitude: 33.66, longitude: -95.55, resolution: 5)).description
+        let fine = try #require(H3.cell(latitude: 33.66, longitude: -95.55, resolution: 10)).description
+
+        func first(_ target: String) async throws -> Int? {
+            let answer = await front.send(.get, target, headers: cookies)
+            let json = try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any]
+            return (json?["places"] as? [[String: Any]])?.first?["id"] as? Int
+        }
+
+        #expect(try await first("/api/places?q=paris&near=\(texas)") == 4_717_560)
+        #expect(try await first("/api/places?q=paris&near=\(fine)") == 2_988_507, "a resolution-10 cell is not accepted")
+        #expect(try await first("/api/places?q=paris&near=zzz") == 2_988_507)
+        #expect(try await first("/api/places?q=paris") == 2_988_507)
     }
 
     @Test("a posted place id the table does not hold is refused with the form and a sentence, before any photo work")
