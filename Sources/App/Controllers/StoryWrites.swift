@@ -27,6 +27,11 @@ struct StoryWrites: Sendable {
     let clock: @Sendable () -> UTCTime
     /// The offline place search; nil when the server has no place table.
     let places: PlaceFinder?
+    /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
+    /// household has no Bluesky, so the form does not offer it.
+    let canCrossPost: Bool
+    /// Which of one's own stories show blurred on the delete step.
+    let labels: LabelPolicies
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -37,6 +42,11 @@ struct StoryWrites: Sendable {
         var csrf: String
         var handle: String
         var error: String?
+        var canCrossPost: Bool
+        /// After posting a story its labels hide from everyone: where it went, in words.
+        var postedHidden: String?
+        /// And how to take it back: it shows nowhere, so nowhere else offers Delete.
+        var hiddenDeleteHref: String?
         /// The formats the server reads, for the file field's label.
         var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
         var place: PlaceStep
@@ -55,21 +65,39 @@ struct StoryWrites: Sendable {
             return signInRedirect(next: query.isEmpty ? SiteURL.create.path : SiteURL.create.with([("place", query)]))
         }
         let step = await placeStep(query: Self.placeQuery(context.query("place")))
-        return try await form(context, session, error: nil, place: step)
+        var model = await model(context, session, error: nil, place: step)
+        if context.query("posted") == "hidden" {
+            model.postedHidden = "Your story is posted, but its label hides it: Grain shows it to nobody, you included."
+            model.hiddenDeleteHref = context.query("story").flatMap { RecordKey.isValid($0) ? $0 : nil }.map {
+                SiteURL.deleteStory(did: session.did, rkey: $0).with([("hidden", "1")])
+            }
+        }
+        return try render(model, context)
     }
 
-    /// The form again; `chosen` keeps a place the person had picked ticked, so an error does not lose it.
+    /// The form's model; `chosen` keeps a place the person had picked ticked, so an error does not lose it.
+    func model(
+        _ context: RequestContext, _ session: BrowserSession, error: String?, chosen: PlaceSearchResult? = nil,
+        place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
+    ) async -> CreateModel {
+        var step = place
+        if step == nil { step = await placeStep(query: "", chosen: chosen) }
+        return CreateModel(
+            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost,
+            place: step ?? PlaceStep(available: false), staged: staged)
+    }
+
+    func render(_ model: CreateModel, _ context: RequestContext, status: HTTPStatus = .ok) throws -> Response {
+        try pages.render(
+            "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
+    }
+
+    /// The form again with a sentence saying what happened, keeping what the person chose.
     func form(
         _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok,
         chosen: PlaceSearchResult? = nil, place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
     ) async throws -> Response {
-        var step = place
-        if step == nil { step = await placeStep(query: "", chosen: chosen) }
-        let model = CreateModel(
-            csrf: context.csrf.value, handle: session.handle, error: error, place: step ?? PlaceStep(available: false),
-            staged: staged)
-        return try pages.render(
-            "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
+        try render(await model(context, session, error: error, chosen: chosen, place: place, staged: staged), context, status: status)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
@@ -99,7 +127,8 @@ struct StoryWrites: Sendable {
         }
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
-            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil, chosenPlace: chosen?.place)
+            labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil,
+            chosenPlace: chosen?.place)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
@@ -148,6 +177,10 @@ struct StoryWrites: Sendable {
         }
         if let staged { shared.remove(token: staged.token, session: session) }
         pageCache.removeAll()
+        // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
+        if await labels.current().policy.resolve(values: choices.labels).action == .hide {
+            return .redirect(to: SiteURL.create.with([("posted", "hidden"), ("story", published.uri.rkey)]))
+        }
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
         switch published.crossPosted {
         case nil: return .redirect(to: story.path)
@@ -195,7 +228,8 @@ struct StoryWrites: Sendable {
         var csrf: String
         var action: String
         var cancelHref: String
-        var imageURL: String
+        /// nil for a story nobody is shown (its labels hide it): there is nothing to picture.
+        var imageURL: String?
         var alt: String
     }
 
@@ -206,12 +240,20 @@ struct StoryWrites: Sendable {
         let story = SiteURL.story(did: did, rkey: rkey)
         guard let session = context.session else { return signInRedirect(next: story.path) }
         guard session.did == did else { throw HTTPError(.forbidden, "You can only delete your own stories.") }
-        guard let parsed = DID.parse(did), RecordKey.isValid(rkey),
-            let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
-        else { return errors.notFound("This story does not exist, or it was already deleted.", context: context) }
+        guard let parsed = DID.parse(did), RecordKey.isValid(rkey) else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
+        // A story no query serves (its labels hide it) can still be deleted by its author, from the link the create
+        // form gave them; it is pictured nowhere, here included.
+        guard view != nil || context.query("hidden") == "1" else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let policy = await labels.current().policy
         let model = DeleteModel(
-            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path, cancelHref: story.path,
-            imageURL: view.thumb, alt: "The story you are about to delete")
+            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path,
+            cancelHref: view == nil ? SiteURL.home.path : story.path,
+            imageURL: view.map { StoryItem.thumb($0, decision: policy.resolve($0)) }, alt: "The story you are about to delete")
         return try pages.render("delete", title: "Delete story", model: model, form: true, context: context)
     }
 
