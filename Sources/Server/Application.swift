@@ -137,7 +137,8 @@ public final class Application: Sendable {
                 signIn: SignInServers.Configuration(
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
                 household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
-                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock, moderation: moderation))
+                geocoder: places.posting, placeNames: places.offline, placeSearch: Self.placeSearch(configuration),
+                settings: settings, clock: clock, moderation: moderation))
 
         var router = Router()
         router.use(SecurityHeaders.DefaultPolicy())
@@ -230,6 +231,16 @@ public final class Application: Sendable {
             return (NominatimGeocoder(client: client, fallback: offline), offline)
         case .none: return (nil, nil)
         }
+    }
+
+    /// The create form's place search, when the table is there; it is mapped at the first search.
+    static func placeSearch(_ configuration: ServeConfiguration) -> PlaceFinder? {
+        guard FileManager.default.isReadableFile(atPath: configuration.placeNamesCSV) else {
+            log.warning(
+                "no readable place search table at \(configuration.placeNamesCSV) (run `make places-data`): the create form offers no place search")
+            return nil
+        }
+        return PlaceFinder(path: configuration.placeNamesCSV)
     }
 
     /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.

@@ -51,6 +51,7 @@ public enum Command: Sendable {
           --geocoder KIND       offline (default, GeoNames table), nominatim, or none
           --nominatim-url URL   the Nominatim server for --geocoder nominatim
           --places FILE         the place table (default ./.build/places/cities1000.csv)
+          --place-names FILE    the create form's place search table (default ./.build/places/place-names.csv)
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
           --story-seconds S     how long each photo shows before the viewer moves on (default 5)
@@ -75,7 +76,7 @@ public enum Command: Sendable {
         "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
         "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
-        "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
+        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
@@ -228,6 +229,7 @@ public enum Command: Sendable {
                 }
                 config.nominatimURL = url
             case "--places": config.placesCSV = try value(flag)
+            case "--place-names": config.placeNamesCSV = try value(flag)
             case "--max-photo-bytes":
                 guard let n = Int(try value(flag)), (100_000...5_000_000).contains(n) else {
                     throw UsageError(description: "--max-photo-bytes takes 100000 to 5000000")

@@ -42,6 +42,8 @@ public struct ServeConfiguration: Sendable {
     public var nominatimURL = URL(string: "https://nominatim.openstreetmap.org")!
     /// The GeoNames-derived table of populated places (`make places` fetches it).
     public var placesCSV = "./.build/places/cities1000.csv"
+    /// The place search table (GeoNames cities1000 with populations and alternate names; `make places-data`).
+    public var placeNamesCSV = "./.build/places/place-names.csv"
     /// Published photos are made to fit this many bytes (Grain: 900,000; at most the lexicon's 5,000,000).
     public var maxPhotoBytes = 900_000
     /// How long answers of the hatk server are reused (the author list, stories, profiles).

@@ -20,6 +20,9 @@ struct Route: Sendable {
     var requiresSession = false
     /// The body goes to a temporary file instead of memory (uploads).
     var bodyOnDisk = false
+    /// The manifest's share target: checked for another site's origin instead of a CSRF token it cannot carry.
+    /// Such a route must only stage what it receives, never act on it (`ShareTargetMiddleware`).
+    var shareTarget = false
     let handler: ContextHandler
 }
 
@@ -58,6 +61,11 @@ struct Controllers: Sendable {
             Route(
                 method: .post, kind: .createInspect, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024, requiresSession: true,
                 handler: writes.inspectPhoto),
+            Route(method: .get, kind: .placesData, group: .api, handler: writes.placesData),
+            Route(method: .get, kind: .manifest, handler: WebManifest.respond),
+            Route(
+                method: .post, kind: .share, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                shareTarget: true, handler: writes.sharePhoto),
             Route(method: .get, kind: .deleteStory, handler: writes.deleteConfirm),
             Route(method: .post, kind: .deleteStory, bodyLimit: 4096, handler: writes.deleteStory),
             Route(method: .get, kind: .storyPreview, cached: true, handler: pages.preview),

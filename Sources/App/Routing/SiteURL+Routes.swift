@@ -2,7 +2,7 @@
 extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
-        case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
+        case home, stories, story, profile, create, createInspect, placesData, manifest, share, healthz, login, logout, authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
         case adminReports
@@ -16,6 +16,9 @@ extension SiteURL {
         case .profile: .profile
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
         case .login: .login
         case .logout: .logout
@@ -55,6 +58,9 @@ extension SiteURL.Kind {
         case .profile: "/profile/:actor"
         case .create: "/create"
         case .createInspect: "/api/inspect"
+        case .placesData: "/api/places"
+        case .manifest: "/manifest.webmanifest"
+        case .share: "/share"
         case .healthz: "/healthz"
         case .login: "/login"
         case .logout: "/logout"
@@ -92,6 +98,9 @@ extension SiteURL.Kind {
         case .profile: .profile(actor: "did:plc:abc")
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
         case .login: .login
         case .logout: .logout

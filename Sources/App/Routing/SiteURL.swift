@@ -10,6 +10,12 @@ public enum SiteURL: Sendable, Equatable {
     case create
     /// The create form's early look at a photo: where it was taken.
     case createInspect
+    /// The create form's place search as JSON, for its script.
+    case placesData
+    /// The web app manifest: the home-screen icon, its "New story" shortcut and the share target.
+    case manifest
+    /// Where a photo shared from another app lands (the manifest's share target): staged, then confirmed.
+    case share
     case healthz
     case login
     case logout
@@ -65,6 +71,9 @@ public enum SiteURL: Sendable, Equatable {
         case .profile(let actor): return "/profile/" + Self.segment(actor)
         case .create: return "/create"
         case .createInspect: return "/api/inspect"
+        case .placesData: return "/api/places"
+        case .manifest: return "/manifest.webmanifest"
+        case .share: return "/share"
         case .healthz: return "/healthz"
         case .login: return "/login"
         case .logout: return "/logout"
