@@ -32,6 +32,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
@@ -39,6 +40,8 @@ let package = Package(
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
+        .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
@@ -62,7 +65,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers",
+                "Outbound", "Logging", "Workers", "PostgresStorage",
             ],
             swiftSettings: strict
         ),
@@ -82,6 +85,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"]),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -98,7 +102,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage",
-                "TestSupport",
+                "TestSupport", "PostgresStorage",
             ],
             exclude: ["__Snapshots__"]),
         .testTarget(
