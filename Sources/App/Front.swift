@@ -17,7 +17,7 @@ public struct Front: Sendable {
     let errors: FrontErrors
     let pageDeadline: Duration
     let pageCache: PageCache
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let seen: SeenMarks
     let credentials: SessionCredentials
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
@@ -27,8 +27,23 @@ public struct Front: Sendable {
     public init(_ dependencies: FrontDependencies) throws {
         let settings = dependencies.settings
         let pages = dependencies.pages
-        let sessions = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
-        let seen = SeenMarks(database: sessions.database)
+        // Sessions, seen marks and limits: in front.sqlite for one front, or in PostgreSQL shared by several.
+        let sessions: any SessionStoring
+        let seen: SeenMarks
+        let signInLimiter: any RateLimiting
+        let uploadLimiter: any RateLimiting
+        if let shared = dependencies.sharedSessions {
+            sessions = shared.sessions
+            seen = SeenMarks(storage: shared.seen)
+            signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
+            uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
+        } else {
+            let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
+            sessions = local
+            seen = SeenMarks(database: local.database)
+            signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
+            uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
+        }
         let cache = PageCache(ttl: settings.pageCacheTTL)
         let errors = FrontErrors(pages: pages)
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
@@ -39,13 +54,13 @@ public struct Front: Sendable {
                 pages: pages, seen: seen, settings: settings, household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
-                limiter: RateLimiter(perMinute: settings.signInsPerMinute)),
+                limiter: signInLimiter),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
                     writer: dependencies.writer, work: WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue),
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
-                limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
+                limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
@@ -160,13 +175,16 @@ public struct FrontDependencies: Sendable {
     public var placeNames: (any Geocoding)?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
+    /// Sessions, seen marks and rate limits in PostgreSQL, shared with other fronts; nil keeps them in
+    /// `front.sqlite` in the data directory.
+    public var sharedSessions: SharedSessions?
 
     public init(
         pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime
+        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime, sharedSessions: SharedSessions? = nil
     ) {
         self.pages = pages
         self.dataDirectory = dataDirectory
@@ -181,6 +199,7 @@ public struct FrontDependencies: Sendable {
         self.placeNames = placeNames
         self.settings = settings
         self.clock = clock
+        self.sharedSessions = sharedSessions
     }
 }
 

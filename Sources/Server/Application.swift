@@ -122,7 +122,8 @@ public final class Application: Sendable {
                 signIn: SignInServers.Configuration(
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
                 household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
-                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock))
+                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock,
+                sharedSessions: try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) }))
 
         var router = Router()
         router.use(SecurityHeaders.DefaultPolicy())

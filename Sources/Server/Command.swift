@@ -60,13 +60,19 @@ public enum Command: Sendable {
           --upload-queue N      photos that may wait for a worker before uploads get 503 (default 16)
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
-        --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
+        --demo is GRAIN_STORIES_DEMO=true; and in a configuration file as `public-url = ...`, `demo = true`:
+          --config FILE         read options from FILE (default /etc/grain-stories/grain-stories.conf when it
+                                exists; also GRAIN_STORIES_CONFIG). Flags win over the environment, which wins
+                                over the file.
           --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
           --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
                                 believed (default 127.0.0.0/8,::1/128)
           --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
                                 addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
+          --sessions URL        keep sessions, sign-ins, seen marks and rate limits in PostgreSQL
+                                (postgres://user@host/db or postgresql:///db?host=/run/postgresql), shared by
+                                several fronts behind one load balancer; every front needs the same sealing key
         """
 
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
@@ -77,6 +83,7 @@ public enum Command: Sendable {
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
+        "--sessions",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
@@ -84,28 +91,16 @@ public enum Command: Sendable {
         "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
-    static func environmentArguments(_ environment: [String: String]) throws(UsageError) -> [String] {
-        var arguments: [String] = []
-        for option in environmentOptions {
-            guard let value = environment[environmentVariable(for: option)] else { continue }
-            if switches.contains(option) {
-                switch value.lowercased() {
-                case "1", "true", "yes", "on": arguments.append(option)
-                case "0", "false", "no", "off", "": break
-                default: throw UsageError(description: "\(environmentVariable(for: option)) must be true or false, not \(value)")
-                }
-            } else {
-                arguments += [option, value]
-            }
-        }
-        return arguments
-    }
-
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
+    /// - Parameter defaultConfig: the configuration file `serve` reads when it exists and none is named.
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = Command.defaultConfigPath
+    ) throws(UsageError) -> Command {
         guard let verb = arguments.first else { return .help }
         switch verb {
         case "help", "--help", "-h": return .help
-        case "serve": return .serve(try parseServe(try environmentArguments(environment) + Array(arguments.dropFirst())))
+        case "serve":
+            return .serve(
+                try parseServe(try layeredServeArguments(Array(arguments.dropFirst()), environment: environment, defaultConfig: defaultConfig)))
         case "image":
             guard arguments.count >= 4, arguments[1] == "process" else {
                 throw UsageError(description: "usage: grain-stories image process IN OUT [--max-bytes N] [--places FILE]")
@@ -261,6 +256,12 @@ public enum Command: Sendable {
                 }
                 config.allowedHosts = hosts
             case "--dpop-nonces": config.requireDPoPNonce = true
+            case "--sessions":
+                let raw = try value(flag)
+                guard raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") else {
+                    throw UsageError(description: "--sessions takes a PostgreSQL URL (postgres://user@host/db), not \(raw.prefix(40))")
+                }
+                config.sessionsURL = raw
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }
         }

@@ -11,6 +11,7 @@ client must respect"), with its own sign-in page standing in for the PDS's.
   recorded: GET /_fake/report lists every one, so the suite can fail on what hatk would hide.
 
 Usage: fake_hatk.py --account HANDLE:PASSWORD[:NAME] [--seed-photo FILE] [--client ID=REDIRECT_URI] [--port N]
+                    [--first-token-seconds N]
 Prints "fake hatk listening on http://127.0.0.1:PORT" once it accepts connections.
 """
 import argparse
@@ -45,6 +46,7 @@ def main():
     parser.add_argument("--account", action="append", default=[], help="HANDLE:PASSWORD[:DISPLAY NAME]")
     parser.add_argument("--client", action="append", default=[], help="CLIENT_ID=REDIRECT_URI (the static allowlist)")
     parser.add_argument("--seed-photo")
+    parser.add_argument("--first-token-seconds", type=int, default=3600, help="lifetime of a sign-in's access token")
     options = parser.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
@@ -53,7 +55,7 @@ def main():
     for entry in options.client:
         client_id, redirect = entry.split("=", 1)
         clients.setdefault(client_id, set()).add(redirect)
-    hatk = Hatk(f"http://127.0.0.1:{server.server_address[1]}", clients)
+    hatk = Hatk(f"http://127.0.0.1:{server.server_address[1]}", clients, options.first_token_seconds)
     for entry in options.account:
         handle, password, *name = entry.split(":", 2)
         hatk.store.add_account(handle, password, name[0] if name else None)
