@@ -9,7 +9,7 @@ DATA ?= ./data
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
 	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools postgresql debootstrap systemd procps
+	libnss3-tools caddy postgresql debootstrap systemd procps
 # `make deb`: dpkg-deb is in dpkg itself; objdump reads the binary's libraries.
 DEB_PACKAGES := binutils
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql

@@ -80,6 +80,13 @@ final class SessionStore: SessionStoring {
         sealing = SessionSealing(key: key)
     }
 
+    /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
+    /// full path, which reads the database) or expired.
+    func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
+        guard let hit = cache.withLock({ $0[BrowserSession.hash(sessionID)] }), hit.expiresAt > now else { return nil }
+        return hit.session
+    }
+
     func create(_ session: BrowserSession, now: Int64) throws {
         let tokens = try sealing.sealTokens(session.tokens, idHash: session.idHash)
         let dpop = try sealing.sealKey(session.dpopKey, idHash: session.idHash)

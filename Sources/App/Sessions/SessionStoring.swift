@@ -17,6 +17,11 @@ protocol SessionStoring: Sendable {
 
     func session(idHash: String, now: Int64) throws -> BrowserSession?
 
+    /// The session `sessionID` names when this process holds it in memory and it is live, without touching the
+    /// database: for the server thread's fast path, which must not block. Nil sends the request the full path,
+    /// which calls `session(idHash:now:)`.
+    func cachedSession(id sessionID: String, now: Int64) -> BrowserSession?
+
     func delete(idHash: String) throws
 
     /// Deletes expired sessions and abandoned sign-ins.
