@@ -1,3 +1,4 @@
+import AuthServer
 import Foundation
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
@@ -84,6 +85,9 @@ public struct ServeConfiguration: Sendable {
     public var sessionsURL: String?
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
+    /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's
+    /// `oauth.clients`): another grain-stories using this household as its remote hatk, say.
+    public var registeredClients: [RegisteredClient] = []
 
     public init() {}
 
