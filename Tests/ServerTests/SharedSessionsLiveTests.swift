@@ -109,10 +109,16 @@ struct SharedSessionsLiveTests {
         let story = try #require(posted.location)
         #expect(try await onA.get(story).status == 200, "front A shows the story posted through B")
 
+        // B's strip, signed in, twice: the second is the one B's page cache holds for this session.
+        for _ in 0..<2 { #expect(try await onB.get("/").body.contains(#"action="/logout""#), "B does not show A's sign-in") }
         let page = try await onA.get("/")
         let logoutToken = try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first)
         let out = try await onA.post("/logout", form: [("csrf", logoutToken)])
         #expect(out.status == 303)
+        // At once, within B's page-cache TTL: B keeps no session in memory for its fast path, so the signed-in strip it
+        // holds for this session is not served.
+        let strip = try await onB.get("/")
+        #expect(strip.status == 200 && !strip.body.contains(#"action="/logout""#), "B served its cached signed-in strip after the sign-out")
         let after = try await onB.get("/create")
         #expect(after.status == 302, "front B still serves the session signed out on A (\(after.status))")
         let report = try await fronts.report()
