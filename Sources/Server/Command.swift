@@ -20,6 +20,9 @@ public enum Command: Sendable {
         public var keyFile: String?
         public var keyDirectory: String?
         public var handleDomain = "home.test"
+        /// Where the server's templates and static files are: the front is built to add the account.
+        public var templatesDirectory = "./Templates"
+        public var publicDirectory = "./Public"
     }
 
     public struct UsageError: Error, CustomStringConvertible {
@@ -30,6 +33,7 @@ public enum Command: Sendable {
     public static let usage = """
         Usage: grain-stories serve [options]
                grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
+                                   [--config FILE]   (also reads serve's configuration file, like serve)
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
@@ -134,21 +138,35 @@ public enum Command: Sendable {
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
             }
-            return .addUser(try parseAddUser(Array(arguments.dropFirst(2))))
+            return .addUser(try parseAddUser(Array(arguments.dropFirst(2)), environment: environment, defaultConfig: defaultConfig))
         default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
         }
     }
 
-    static func parseAddUser(_ arguments: [String]) throws(UsageError) -> AddUser {
+    /// `users add` starts from what `serve` would read (the configuration file, then the environment), so on a box
+    /// installed from the package it finds the data, the key and the templates where the server has them; its own
+    /// flags win.
+    static func parseAddUser(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil
+    ) throws(UsageError) -> AddUser {
         var rest = arguments[...]
         guard let name = rest.popFirst(), !name.hasPrefix("--") else { throw UsageError(description: "users add needs a NAME") }
-        var command = AddUser(name: name.lowercased())
         func value(_ flag: String) throws(UsageError) -> String {
             guard let v = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        let configFlag = arguments.firstIndex(of: "--config").map { Array(arguments[$0...].prefix(2)) } ?? []
+        let serve = try parseServe(try layeredServeArguments(configFlag, environment: environment, defaultConfig: defaultConfig))
+        var command = AddUser(name: name.lowercased())
+        command.dataDirectory = serve.dataDirectory
+        command.keyFile = serve.keyFile
+        command.keyDirectory = serve.keyDirectory
+        command.handleDomain = serve.handleDomain
+        command.templatesDirectory = serve.templatesDirectory
+        command.publicDirectory = serve.publicDirectory
         while let flag = rest.popFirst() {
             switch flag {
+            case "--config": _ = try value(flag)
             case "--display-name": command.displayName = try value(flag)
             case "--password-stdin": command.passwordFromStdin = true
             case "--data": command.dataDirectory = try value(flag)

@@ -91,4 +91,21 @@ struct ConfigFileTests {
         #expect(try serve(["--config", write("sessions = postgres://f@db/s\n")]).sessionsURL == "postgres://f@db/s")
         #expect(throws: Command.UsageError.self) { try serve(["--sessions", "mysql://x"]) }
     }
+
+    @Test("users add finds the data, the key and the templates where the installed server's file puts them; its flags win")
+    func usersAddReadsTheFile() throws {
+        let path = write(Self.shipped + "\ntemplates = /usr/share/grain-stories/Templates\nhandle-domain = family.test\n")
+        guard case .addUser(let fromFile) = try Command.parse(["users", "add", "maya"], defaultConfig: path) else {
+            throw Command.UsageError(description: "not users add")
+        }
+        #expect(fromFile.dataDirectory == "/var/lib/grain-stories")
+        #expect(fromFile.keyDirectory == "/var/lib/grain-stories-keys")
+        #expect(fromFile.templatesDirectory == "/usr/share/grain-stories/Templates")
+        #expect(fromFile.handleDomain == "family.test")
+        guard case .addUser(let flagged) = try Command.parse(["users", "add", "maya", "--config", path, "--data", "/srv/stories"]) else {
+            throw Command.UsageError(description: "not users add")
+        }
+        #expect(flagged.dataDirectory == "/srv/stories")
+        #expect(flagged.keyDirectory == "/var/lib/grain-stories-keys")
+    }
 }
