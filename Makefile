@@ -10,8 +10,8 @@ BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturb
 	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
 	libnss3-tools caddy postgresql debootstrap systemd procps
-# `make deb`: dpkg-deb is in dpkg itself; objdump reads the binary's libraries.
-DEB_PACKAGES := binutils
+# `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
+DEB_PACKAGES := dpkg-dev binutils
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,

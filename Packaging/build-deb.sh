@@ -4,14 +4,14 @@
 # table, the systemd units and the configuration file in Packaging/debian/.
 #
 # Usage: build-deb.sh BINARY PLACES_CSV OUTPUT_DIR
-# Depends: is worked out from the binary: each shared library it needs (ELF NEEDED), the Debian package that holds
-# it on this machine (dpkg -S), at least the version installed here.
+# Depends: is worked out from the binary by dpkg-shlibdeps: the package of each shared library it needs, at the
+# lowest version that has the symbols it uses.
 set -euo pipefail
 BIN=$1 PLACES=$2 OUT=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-for tool in dpkg-deb dpkg-query objdump; do
-  command -v $tool >/dev/null || { echo "build-deb: $tool is missing (dpkg-dev / binutils)" >&2; exit 1; }
+for tool in dpkg-deb dpkg-shlibdeps; do
+  command -v $tool >/dev/null || { echo "build-deb: $tool is missing (make deb installs dpkg-dev)" >&2; exit 1; }
 done
 [ -x "$BIN" ] || { echo "build-deb: no binary at $BIN" >&2; exit 1; }
 [ -r "$PLACES" ] || { echo "build-deb: no place table at $PLACES (make places-data)" >&2; exit 1; }
@@ -19,20 +19,6 @@ done
 ARCH=$(dpkg --print-architecture)
 # A version that sorts by commit time: 0.1.0~git<date>.<commit>, or 0.1.0 outside git.
 VERSION=${VERSION:-0.1.0$(git -C "$ROOT" log -1 --format='~git%cd.%h' --date=format:%Y%m%d%H%M 2>/dev/null || true)}
-
-# The package of each library the binary links, with the version installed here as the lower bound.
-depends=()
-for soname in $(objdump -p "$BIN" | awk '$1 == "NEEDED" {print $2}'); do
-  path=$(ldconfig -p | awk -v s="$soname" '$1 == s && $NF ~ /^\// {print $NF; exit}')
-  [ -n "$path" ] || { echo "build-deb: $soname (needed by the binary) is not installed" >&2; exit 1; }
-  real=$(readlink -f "$path")
-  package=$(dpkg-query -S "$real" 2>/dev/null | head -1 | cut -d: -f1) || true
-  [ -n "$package" ] || package=$(dpkg-query -S "$path" 2>/dev/null | head -1 | cut -d: -f1) || true
-  [ -n "$package" ] || { echo "build-deb: no Debian package owns $path" >&2; exit 1; }
-  version=$(dpkg-query -W -f='${Version}' "$package")
-  depends+=("$package (>= ${version%%-*})")
-done
-DEPENDS=$(printf '%s\n' "${depends[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
@@ -52,6 +38,15 @@ find "$STAGE" -type d -exec chmod 0755 {} +
 find "$STAGE/usr/share/grain-stories" -type f -exec chmod 0644 {} +
 
 mkdir -p "$STAGE/DEBIAN"
+# The lowest version of each library's package that has every symbol the binary uses (dpkg-shlibdeps reads the
+# packages' symbols files), not the version installed here: a build machine with bookworm-security's libssl3 must
+# not make a package that a box on plain bookworm cannot install.
+SHLIBS=$(mktemp -d)
+mkdir "$SHLIBS/debian" && printf 'Source: grain-stories\n\nPackage: grain-stories\nArchitecture: any\n' >"$SHLIBS/debian/control"
+DEPENDS=$(cd "$SHLIBS" && dpkg-shlibdeps -O -e "$STAGE/usr/bin/grain-stories" 2>"$SHLIBS/warnings") \
+  || { cat "$SHLIBS/warnings" >&2; echo "build-deb: dpkg-shlibdeps could not work out the libraries' packages" >&2; exit 1; }
+DEPENDS=${DEPENDS#shlibs:Depends=}
+rm -rf "$SHLIBS"
 SIZE=$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
 sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@SIZE@/$SIZE/" -e "s/@DEPENDS@/$DEPENDS/" "$D/control.in" >"$STAGE/DEBIAN/control"
 echo /etc/grain-stories/grain-stories.conf >"$STAGE/DEBIAN/conffiles"

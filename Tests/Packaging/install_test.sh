@@ -42,7 +42,8 @@ fi
 ROOT=$(mktemp -d /var/tmp/grain-stories-root.XXXXXX)
 SERVER=
 cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+  [ -n "$SERVER" ] && stop_server
+  rm -f "$ROOT.server.log" "$ROOT.users.log"
   # Mounts live only in the namespaces below, so nothing of the host is under $ROOT when it is removed.
   rm -rf --one-file-system "$ROOT"
 }
@@ -70,8 +71,9 @@ in_root getent passwd grain-stories | grep -q ':/var/lib/grain-stories:/usr/sbin
 [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/grain-stories.service" ] \
   && [ -L "$ROOT/etc/systemd/system/timers.target.wants/grain-stories-backup.timer" ] \
   && pass "the service and the backup timer are enabled" || fail "the units are not enabled"
-[ "$(stat -c '%U:%G %a' "$ROOT/etc/grain-stories/grain-stories.conf")" = "root:grain-stories 640" ] \
-  && pass "the configuration file is root:grain-stories 0640" || fail "configuration file mode: $(stat -c '%U:%G %a' "$ROOT/etc/grain-stories/grain-stories.conf")"
+# Owners are read inside the root: its users and groups are not the host's.
+mode=$(in_root stat -c '%U:%G %a' /etc/grain-stories/grain-stories.conf)
+[ "$mode" = "root:grain-stories 640" ] && pass "the configuration file is root:grain-stories 0640" || fail "configuration file mode: $mode"
 
 units="grain-stories.service grain-stories-backup.service grain-stories-backup.timer"
 if out=$(in_root systemd-analyze verify $(for u in $units; do echo /lib/systemd/system/$u; done) 2>&1) && [ -z "$out" ]; then
@@ -92,23 +94,50 @@ PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 sed -i -e "s/^host = .*/host = 127.0.0.1/" -e "s/^port = .*/port = $PORT/" "$ROOT/etc/grain-stories/grain-stories.conf"
 exec_start=$(sed -n 's/^ExecStart=//p' "$ROOT/lib/systemd/system/grain-stories.service")
 user=$(sed -n 's/^User=//p' "$ROOT/lib/systemd/system/grain-stories.service")
-echo "running ExecStart as $user: $exec_start"
-in_root -u "$user" /bin/sh -c "cd /var/lib/grain-stories && umask 0077 && exec $exec_start" >"$ROOT.server.log" 2>&1 &
-SERVER=$!
-healthy=
-for _ in $(seq 1 300); do
-  if curl -fsS --noproxy '*' --max-time 2 "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then healthy=1; break; fi
-  kill -0 "$SERVER" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -n "$healthy" ]; then pass "the unit's ExecStart, run as $user, answers /healthz on the port of the configuration file"; else
-  cat "$ROOT.server.log"; fail "/healthz never answered"; fi
-page=$(curl -fsS --noproxy '*' "http://127.0.0.1:$PORT/welcome" 2>/dev/null || true)
-echo "$page" | grep -q 'grain' && pass "pages render from /usr/share/grain-stories/Templates" || fail "the welcome page did not render"
+LOG="$ROOT.server.log"
+# Starts the unit's ExecStart as its user in the background (SERVER), and waits for /healthz; false if it never answers.
+start_server() {
+  echo "running ExecStart as $user: $exec_start"
+  in_root -u "$user" /bin/sh -c "cd /var/lib/grain-stories && umask 0077 && exec $exec_start" >>"$LOG" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 1 300); do
+    curl -fsS --noproxy '*' --max-time 2 "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
+    kill -0 "$SERVER" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+# The server's own process: the grain-stories whose root is $ROOT (unshare does not pass signals on to its child).
+server_pid() {
+  local pid
+  for pid in $(pgrep -x grain-stories); do
+    [ "$(readlink "/proc/$pid/root")" = "$ROOT" ] && echo "$pid" && return
+  done
+}
+# SIGTERM to the server itself, as systemd stops it; waits for it to end.
+stop_server() {
+  local pid
+  pid=$(server_pid)
+  [ -n "$pid" ] && kill -TERM "$pid"
+  for _ in $(seq 1 100); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.1; done
+  kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null; SERVER=
+}
+# A member added from the command line before the first start, as the README says, to find again after a restart.
+if printf 'package-test-password\n' | in_root -u "$user" /usr/bin/grain-stories users add maya --password-stdin \
+  >"$ROOT.users.log" 2>&1; then
+  pass "grain-stories users add, as $user, adds a member where the configuration file says"
+else
+  cat "$ROOT.users.log"; fail "users add"
+fi
+profile() { curl -fsS --noproxy '*' "http://127.0.0.1:$PORT/xrpc/social.grain.unspecced.getActorProfile?actor=maya.home.test" 2>/dev/null; }
+if start_server; then pass "the unit's ExecStart, run as $user, answers /healthz on the port of the configuration file"; else
+  cat "$LOG"; fail "/healthz never answered"; fi
+page=$(curl -fsS --noproxy "*" "http://127.0.0.1:$PORT/login" 2>/dev/null || true)
+echo "$page" | grep -q 'grain' && pass "pages render from /usr/share/grain-stories/Templates" || fail "the sign-in page did not render"
 key=$(find "$ROOT/var/lib/grain-stories-keys" -name '*.key' -user "$(in_root id -u grain-stories)" -perm 0600 | head -1)
 [ -n "$key" ] && pass "the sealing key is in /var/lib/grain-stories-keys (0600), outside the data" || fail "no sealing key in the key directory"
 [ -z "$(find "$ROOT/var/lib/grain-stories" -name '*.key')" ] && pass "no key file in the data directory" || fail "a key file in the data directory"
-[ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] && [ "$(stat -c %U "$ROOT/var/lib/grain-stories/backend.sqlite")" = grain-stories ] \
+[ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] && [ "$(in_root stat -c %U /var/lib/grain-stories/backend.sqlite)" = grain-stories ] \
   && pass "the data is written by grain-stories in /var/lib/grain-stories" || fail "no data in /var/lib/grain-stories"
 
 # The nightly backup's ExecStart as its user, while the server runs.
@@ -124,13 +153,18 @@ else
   echo "note: this grain-stories has no backup command yet, so the backup service was verified (systemd-analyze) but not run"
 fi
 
-# SIGTERM to the server itself (unshare's one child: every step to it exec'd), as systemd stops it.
-child=$(pgrep -P "$SERVER" | head -1)
-[ -n "$child" ] && kill -TERM "$child"
-for _ in $(seq 1 100); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.1; done
-kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null; SERVER=
-grep -q "grain-stories stopped" "$ROOT.server.log" && pass "SIGTERM (systemd's stop) ends it cleanly" || { cat "$ROOT.server.log"; fail "no clean stop"; }
-rm -f "$ROOT.server.log"
+stop_server
+grep -q "grain-stories stopped" "$LOG" && pass "SIGTERM (systemd's stop) ends it cleanly" || { cat "$LOG"; fail "no clean stop"; }
+
+# A restart (a reboot, an upgrade's try-restart): the same key opens the same data, and the member is still there.
+key_before=$(sha256sum "$ROOT"/var/lib/grain-stories-keys/* 2>/dev/null)
+if start_server; then pass "it starts again on the same data"; else cat "$LOG"; fail "no second start"; fi
+[ -n "$key_before" ] && [ "$(sha256sum "$ROOT"/var/lib/grain-stories-keys/*)" = "$key_before" ] \
+  && pass "the restart kept the sealing key (no new key was made)" || fail "the key changed across the restart"
+profile | grep -q '"maya.home.test"' && pass "after the restart the member added before it is served" \
+  || { profile; cat "$LOG"; fail "the member is gone after the restart"; }
+stop_server
+rm -f "$LOG" "$ROOT.users.log"
 
 if out=$(in_root dpkg --purge grain-stories 2>&1) && [ ! -e "$ROOT/usr/bin/grain-stories" ] && [ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] \
   && [ -n "$(ls "$ROOT/var/lib/grain-stories-keys")" ]; then
