@@ -7,10 +7,12 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
-	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev
+	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools caddy
-BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42
+	libnss3-tools caddy postgresql debootstrap systemd procps
+# `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
+DEB_PACKAGES := dpkg-dev binutils
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -28,6 +30,11 @@ bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/places.sh
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
+	bash Tests/Benchmarks/fronts.sh
+
+# Two fronts sharing sessions in PostgreSQL against one on SQLite, the signed-in strip (issue 15).
+bench-fronts: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/fronts.sh
 
 # The upload pipeline alone against pyvips and Pillow (RUNS=7 by default).
 bench-imaging: deps bench-deps bench-python demo-photos release
@@ -41,7 +48,7 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: deb deb-test bench-fronts places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
@@ -52,6 +59,18 @@ test: deps test-deps test-python demo-photos places-data format-check
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
 	# Hostile input: every fuzz target replays its corpus and regressions, then fuzzes for FUZZ_SECONDS.
 	$(MAKE) --no-print-directory fuzz
+	# The Debian package installed in a fresh Debian 12 root (debootstrap, cached under .build/debootstrap).
+	$(MAKE) --no-print-directory deb-test
+
+# The Debian package (README "Install on a Debian or Raspberry Pi OS box"): .build/deb/grain-stories_<version>_<arch>.deb.
+DEB_DIR := .build/deb
+deb: deps places-data
+	$(call apt_install,$(DEB_PACKAGES))
+	$(SWIFT) build -c release --static-swift-stdlib --product grain-stories
+	bash Packaging/build-deb.sh .build/release/grain-stories $(PLACES_CSV) $(DEB_DIR)
+
+deb-test: deb test-deps
+	bash Tests/Packaging/install_test.sh $(DEB_DIR)/grain-stories_*.deb
 
 FUZZ_SECONDS ?= 20
 

@@ -35,6 +35,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
@@ -42,6 +43,8 @@ let package = Package(
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
+        .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
@@ -65,7 +68,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers",
+                "Outbound", "Logging", "Workers", "PostgresStorage",
             ],
             swiftSettings: strict
         ),
@@ -85,6 +88,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
@@ -104,7 +108,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage", "Geo",
-                "TestSupport",
+                "TestSupport", "PostgresStorage",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(

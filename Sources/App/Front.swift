@@ -18,7 +18,7 @@ public struct Front: Sendable {
     let errors: FrontErrors
     let pageDeadline: Duration
     let pageCache: PageCache
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let seen: SeenKeeper
     let credentials: SessionCredentials
     let activity: ActivityCounts
@@ -29,8 +29,23 @@ public struct Front: Sendable {
     public init(_ dependencies: FrontDependencies) throws {
         let settings = dependencies.settings
         let pages = dependencies.pages
-        let sessions = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
-        let seen = SeenMarks(database: sessions.database)
+        // Sessions, seen marks and limits: in front.sqlite for one front, or in PostgreSQL shared by several.
+        let sessions: any SessionStoring
+        let seen: SeenMarks
+        let signInLimiter: any RateLimiting
+        let uploadLimiter: any RateLimiting
+        if let shared = dependencies.sharedSessions {
+            sessions = shared.sessions
+            seen = SeenMarks(storage: shared.seen)
+            signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
+            uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
+        } else {
+            let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
+            sessions = local
+            seen = SeenMarks(database: local.database)
+            signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
+            uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
+        }
         let cache = PageCache(ttl: settings.pageCacheTTL)
         let errors = FrontErrors(pages: pages)
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
@@ -54,13 +69,13 @@ public struct Front: Sendable {
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
-                limiter: RateLimiter(perMinute: settings.signInsPerMinute)),
+                limiter: signInLimiter),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
                     writer: dependencies.writer, work: images,
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
-                limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
+                limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
                 canCrossPost: settings.canCrossPost, labels: labels, places: dependencies.placeSearch),
             social: SocialController(
@@ -212,6 +227,9 @@ public struct FrontDependencies: Sendable {
     public var placeSearch: PlaceFinder?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
+    /// Sessions, seen marks and rate limits in PostgreSQL, shared with other fronts; nil keeps them in
+    /// `front.sqlite` in the data directory.
+    public var sharedSessions: SharedSessions?
     /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
     public var moderation: (any Moderation)?
 
@@ -221,7 +239,7 @@ public struct FrontDependencies: Sendable {
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
         placeSearch: PlaceFinder? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
-        moderation: (any Moderation)? = nil
+        moderation: (any Moderation)? = nil, sharedSessions: SharedSessions? = nil
     ) {
         self.placeSearch = placeSearch
         self.pages = pages
@@ -237,6 +255,7 @@ public struct FrontDependencies: Sendable {
         self.placeNames = placeNames
         self.settings = settings
         self.clock = clock
+        self.sharedSessions = sharedSessions
         self.moderation = moderation
     }
 }

@@ -138,7 +138,8 @@ public final class Application: Sendable {
                     server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
                 household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
                 geocoder: places.posting, placeNames: places.offline, placeSearch: Self.placeSearch(configuration),
-                settings: settings, clock: clock, moderation: moderation))
+                settings: settings, clock: clock, moderation: moderation,
+                sharedSessions: try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) }))
 
         var router = Router()
         router.use(SecurityHeaders.DefaultPolicy())

@@ -27,6 +27,8 @@ extension Command {
         configuration.keyFile = command.keyFile
         configuration.keyDirectory = command.keyDirectory
         configuration.handleDomain = command.handleDomain
+        configuration.templatesDirectory = command.templatesDirectory
+        configuration.publicDirectory = command.publicDirectory
         // No socket is needed to add an account.
         configuration.port = 0
         var password: String?

@@ -20,6 +20,9 @@ public enum Command: Sendable {
         public var keyFile: String?
         public var keyDirectory: String?
         public var handleDomain = "home.test"
+        /// Where the server's templates and static files are: the front is built to add the account.
+        public var templatesDirectory = "./Templates"
+        public var publicDirectory = "./Public"
     }
 
     public struct UsageError: Error, CustomStringConvertible {
@@ -30,6 +33,7 @@ public enum Command: Sendable {
     public static let usage = """
         Usage: grain-stories serve [options]
                grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
+                                   [--config FILE]   (also reads serve's configuration file, like serve)
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
@@ -61,13 +65,19 @@ public enum Command: Sendable {
           --upload-queue N      photos that may wait for a worker before uploads get 503 (default 16)
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
-        --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
+        --demo is GRAIN_STORIES_DEMO=true; and in a configuration file as `public-url = ...`, `demo = true`:
+          --config FILE         read options from FILE (default /etc/grain-stories/grain-stories.conf when it
+                                exists; also GRAIN_STORIES_CONFIG). Flags win over the environment, which wins
+                                over the file.
           --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
           --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
                                 believed (default 127.0.0.0/8,::1/128)
           --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
                                 addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
+          --sessions URL        keep sessions, sign-ins, seen marks and rate limits in PostgreSQL
+                                (postgres://user@host/db or postgresql:///db?host=/run/postgresql), shared by
+                                several fronts behind one load balancer; every front needs the same sealing key
         """
 
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
@@ -78,6 +88,7 @@ public enum Command: Sendable {
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
+        "--sessions",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
@@ -85,28 +96,16 @@ public enum Command: Sendable {
         "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
-    static func environmentArguments(_ environment: [String: String]) throws(UsageError) -> [String] {
-        var arguments: [String] = []
-        for option in environmentOptions {
-            guard let value = environment[environmentVariable(for: option)] else { continue }
-            if switches.contains(option) {
-                switch value.lowercased() {
-                case "1", "true", "yes", "on": arguments.append(option)
-                case "0", "false", "no", "off", "": break
-                default: throw UsageError(description: "\(environmentVariable(for: option)) must be true or false, not \(value)")
-                }
-            } else {
-                arguments += [option, value]
-            }
-        }
-        return arguments
-    }
-
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
+    /// - Parameter defaultConfig: the configuration file `serve` reads when it exists and none is named.
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = Command.defaultConfigPath
+    ) throws(UsageError) -> Command {
         guard let verb = arguments.first else { return .help }
         switch verb {
         case "help", "--help", "-h": return .help
-        case "serve": return .serve(try parseServe(try environmentArguments(environment) + Array(arguments.dropFirst())))
+        case "serve":
+            return .serve(
+                try parseServe(try layeredServeArguments(Array(arguments.dropFirst()), environment: environment, defaultConfig: defaultConfig)))
         case "image":
             guard arguments.count >= 4, arguments[1] == "process" else {
                 throw UsageError(description: "usage: grain-stories image process IN OUT [--max-bytes N] [--places FILE]")
@@ -140,21 +139,35 @@ public enum Command: Sendable {
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
             }
-            return .addUser(try parseAddUser(Array(arguments.dropFirst(2))))
+            return .addUser(try parseAddUser(Array(arguments.dropFirst(2)), environment: environment, defaultConfig: defaultConfig))
         default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
         }
     }
 
-    static func parseAddUser(_ arguments: [String]) throws(UsageError) -> AddUser {
+    /// `users add` starts from what `serve` would read (the configuration file, then the environment), so on a box
+    /// installed from the package it finds the data, the key and the templates where the server has them; its own
+    /// flags win.
+    static func parseAddUser(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil
+    ) throws(UsageError) -> AddUser {
         var rest = arguments[...]
         guard let name = rest.popFirst(), !name.hasPrefix("--") else { throw UsageError(description: "users add needs a NAME") }
-        var command = AddUser(name: name.lowercased())
         func value(_ flag: String) throws(UsageError) -> String {
             guard let v = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        let configFlag = arguments.firstIndex(of: "--config").map { Array(arguments[$0...].prefix(2)) } ?? []
+        let serve = try parseServe(try layeredServeArguments(configFlag, environment: environment, defaultConfig: defaultConfig))
+        var command = AddUser(name: name.lowercased())
+        command.dataDirectory = serve.dataDirectory
+        command.keyFile = serve.keyFile
+        command.keyDirectory = serve.keyDirectory
+        command.handleDomain = serve.handleDomain
+        command.templatesDirectory = serve.templatesDirectory
+        command.publicDirectory = serve.publicDirectory
         while let flag = rest.popFirst() {
             switch flag {
+            case "--config": _ = try value(flag)
             case "--display-name": command.displayName = try value(flag)
             case "--password-stdin": command.passwordFromStdin = true
             case "--data": command.dataDirectory = try value(flag)
@@ -263,6 +276,12 @@ public enum Command: Sendable {
                 }
                 config.allowedHosts = hosts
             case "--dpop-nonces": config.requireDPoPNonce = true
+            case "--sessions":
+                let raw = try value(flag)
+                guard raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") else {
+                    throw UsageError(description: "--sessions takes a PostgreSQL URL (postgres://user@host/db), not \(raw.prefix(40))")
+                }
+                config.sessionsURL = raw
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }
         }

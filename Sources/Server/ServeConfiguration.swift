@@ -81,6 +81,10 @@ public struct ServeConfiguration: Sendable {
     public var imageQueue = 16
     /// The embedded authorization server issues and requires DPoP nonces, like an atproto-profile server.
     public var requireDPoPNonce = false
+    /// A PostgreSQL URL (`--sessions postgres://...`) where the front keeps sessions, sign-ins in progress, seen
+    /// marks and rate-limit windows, shared with the other fronts behind one load balancer; nil keeps them in
+    /// `<data>/front.sqlite`.
+    public var sessionsURL: String?
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
     /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's

@@ -17,7 +17,7 @@ struct StoryWrites: Sendable {
     let pageCache: PageCache
     let publisher: StoryPublisher
     /// Photos one client address may post per minute.
-    let limiter: RateLimiter
+    let limiter: any RateLimiting
     let clientAddress: @Sendable (Request) -> String?
     /// The configured public origin, for the link a cross-post carries; nil uses the origin posted from.
     let storyOrigin: String?
@@ -111,7 +111,7 @@ struct StoryWrites: Sendable {
         }
         let staged = photo.staged
         let address = clientAddress(context.request) ?? "unknown"
-        if case .limited(let wait) = limiter.admit(address, now: context.unixNow) {
+        if case .limited(let wait) = try limiter.admit(address, now: context.unixNow) {
             var response = try await form(
                 context, session,
                 error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",

@@ -86,7 +86,7 @@ struct FrontHarness {
             scope: nil, handle: handle)
         try front.sessions.create(
             BrowserSession(
-                idHash: SessionStore.hash(id), did: did.rawValue, handle: handle, tokens: tokens,
+                idHash: BrowserSession.hash(id), did: did.rawValue, handle: handle, tokens: tokens,
                 dpopKey: P256PrivateKey().rawRepresentation, origin: origin),
             now: clock.unixSeconds)
         return id
