@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"]),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         .testTarget(
