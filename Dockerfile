@@ -8,6 +8,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
         zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# The offline place table the default geocoder reads (GeoNames cities1000, CC BY 4.0, as the Makefile fetches and
+# checks it; docs/places.md).
+RUN apt-get update && apt-get install -y --no-install-recommends python3-pip make && rm -rf /var/lib/apt/lists/*
+COPY Makefile ./
+RUN make places-data
 COPY Package.swift ./
 COPY Sources ./Sources
 RUN swift build -c release --static-swift-stdlib --product grain-stories
@@ -22,9 +27,10 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
 COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
 COPY Templates /app/Templates
 COPY Public /app/Public
+COPY --from=build /src/.build/places/cities1000.csv /app/places/cities1000.csv
 WORKDIR /app
 USER grain
-ENV GRAIN_STORIES_KEY_DIR=/keys
+ENV GRAIN_STORIES_KEY_DIR=/keys GRAIN_STORIES_PLACES=/app/places/cities1000.csv
 VOLUME /data /keys
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

@@ -9,7 +9,7 @@ DATA ?= ./data
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
 	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools
+	libnss3-tools caddy
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,

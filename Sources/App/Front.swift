@@ -67,8 +67,11 @@ public struct Front: Sendable {
     /// JSON under `/api`, whose errors are JSON.
     public func register(on router: inout Router) {
         router.errorResponder = { [errors] error, _ in errors.render(error, group: .pages, context: nil) }
+        // Cached pages go out from the server thread without a task; the rest take the full path.
+        router.immediateResponder = { [self] request in cachedPage(request) }
         router.group("/api") { api in
             api.errorResponder = { [errors] error, _ in errors.render(error, group: .api, context: nil) }
+            api.immediateResponder = { [self] request in cachedPage(request) }
             for route in routes where route.group == .api { add(route, to: &api) }
         }
         for route in routes where route.group == .pages { add(route, to: &router) }
@@ -76,17 +79,16 @@ public struct Front: Sendable {
 
     func add(_ route: Route, to registry: inout some RouteRegistry) {
         let handler = middleware(for: route).wrapping(route.handler)
-        let respond: Handler = { [builder, errors, pageCache] request in
+        let respond: Handler = { [self, builder, errors, pageCache] request in
             let context: RequestContext
             switch try builder.context(for: request, route: route) {
             case .answered(let response): return response
             case .ready(let ready): context = ready
             }
             do {
-                guard route.cached, context.session == nil else { return try await handler(context) }
-                return try await pageCache.page(PageCache.key(origin: context.origin, request: request)) {
-                    try await handler(context)
-                }
+                guard route.cached, route.method == .get else { return try await handler(context) }
+                let key = PageCache.key(request, visitor: visitorKey(context.session))
+                return try await pageCache.page(key) { try await handler(context) }
             } catch let error as HTTPError {
                 return errors.render(error, group: route.group, context: context)
             }
@@ -95,6 +97,25 @@ public struct Front: Sendable {
             bodyLimit: route.bodyLimit, bodyStorage: route.bodyOnDisk ? .temporaryFile(directory: uploads) : .memory,
             admission: route.requiresSession ? sessionAdmission : nil)
         registry.on(route.method, route.kind.pattern, options: options, respond)
+    }
+
+    /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks.
+    func visitorKey(_ session: BrowserSession?) -> String? {
+        session.map { $0.idHash + "#" + String(seen.version(for: $0.did)) }
+    }
+
+    /// The fast path: a page the cache holds for exactly this request and visitor, or nil. Quick and never blocks:
+    /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
+    func cachedPage(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let cookies = request.cookies
+        var session: BrowserSession?
+        for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
+            guard let id = cookies[name], !id.isEmpty else { continue }
+            guard let cached = sessions.cachedSession(id: id, now: UTCTime.now.unixSeconds) else { return nil }
+            session = cached
+        }
+        return pageCache.peek(PageCache.key(request, visitor: visitorKey(session)))
     }
 
     /// Refuses a request whose cookies name no live session, from its head alone.

@@ -39,8 +39,9 @@ public typealias ErrorResponder = @Sendable (HTTPError, Request) -> Response
 
 /// Answers a complete request without a body at once, on the server thread and without starting a task, when it
 /// can (a page cache hit); nil sends it down the normal async path. It runs outside the middleware, so what it
-/// returns must be a finished response, and it must be quick and never block. It sees the method, target and
-/// Cookie header only.
+/// returns must be a finished response, and it must be quick and never block. It sees the method, the target, and
+/// the Cookie, Host, X-Forwarded-Host and X-Forwarded-Proto headers only, and no peer address (so forwarded headers
+/// cannot be known to come from a trusted proxy: use them as cache keys, never to decide anything).
 public typealias ImmediateResponder = @Sendable (Request) -> Response?
 
 /// Where routes can be registered: a `Router` (its root group) or one `RouteGroup`, so one `register(on:)` serves

@@ -3,6 +3,9 @@ import Foundation
 
 /// The access-handler side of the bridge: runs on MHD worker threads, never blocks, never awaits.
 extension ServerCore {
+    /// The headers an immediate responder sees.
+    static let immediateHeaders = ["Cookie", "Host", "X-Forwarded-Host", "X-Forwarded-Proto"]
+
     private enum Step {
         case proceed
         case close
@@ -98,11 +101,14 @@ extension ServerCore {
                 return (state.method, state.body, state.file)
             }
             if hasImmediateResponders, file == nil, bytes.isEmpty {
-                // The fast path sees only what a cache can key on: method, target and cookies. Building every
-                // header as Swift strings is left to requests that go on to a handler.
+                // The fast path sees only what a cache can key on: method, target, cookies and the names the
+                // request was sent to. Building every header as Swift strings is left to requests that go on to
+                // a handler.
                 var headers = HTTPHeaders()
-                if let cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie") {
-                    headers.add("Cookie", String(cString: cookie))
+                for name in Self.immediateHeaders {
+                    if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                        headers.add(name, String(cString: value))
+                    }
                 }
                 // No peer address, so no proxy to trust either (and no retain of the configured list).
                 let light = Request(

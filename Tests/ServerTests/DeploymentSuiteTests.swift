@@ -78,6 +78,26 @@ struct DeploymentSuiteTests {
             ], servers: [server])
     }
 
+    @Test("behind Caddy terminating TLS, with the configuration docs/deploy.md gives: the same flows on https://stories.test")
+    func behindCaddy() async throws {
+        let run = try DeploymentRun("caddy")
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
+        let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
+        let base = "https://stories.test:\(port)"
+        let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
+        let proxy = try await CaddyProxy(
+            name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
+        run.onTearDown { proxy.stop() }
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
+            ], servers: [server, proxy.process])
+    }
+
     @Test("behind nginx terminating TLS: https://stories.test is a secure origin with __Host- cookies, where the plain port leads")
     func behindTLSProxy() async throws {
         let run = try DeploymentRun("nginx")

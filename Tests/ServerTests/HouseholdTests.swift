@@ -1,6 +1,7 @@
 import App
 import Server
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Imaging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App

@@ -2,6 +2,7 @@ import App
 import Server
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 @Suite(.serialized)

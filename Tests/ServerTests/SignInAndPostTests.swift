@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 @testable import App

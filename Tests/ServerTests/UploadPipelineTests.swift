@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import Imaging
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import App

@@ -3,6 +3,7 @@ import Server
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// A stand-in hatk server on 127.0.0.1 that fails every XRPC call in one chosen way.

@@ -16,6 +16,8 @@ struct AuthorTile: Encodable, Equatable {
     var latestAt: String?
     /// The accessible name of the strip link: who, and whether anything is new.
     var label: String
+    /// Loaded only when scrolled near: tiles past the first screen (a network's strip can list every author).
+    var lazy = false
 
     init(profile: ProfileView, storyCount: Int, href: String, seen: Bool = false, latestAt: String? = nil) {
         did = profile.did

@@ -3,6 +3,9 @@ import Lexicon
 
 /// `/`: the story strip, authors with something new first.
 enum HomePage {
+    /// Tiles a wide screen shows before scrolling; avatars after these load lazily.
+    static let firstScreen = 12
+
     /// The first tile: one's own story. "+" creates; with active stories a menu also offers viewing them.
     struct YourStory: Encodable, Equatable {
         var createHref: String
@@ -35,7 +38,11 @@ enum HomePage {
             you: YourStory(
                 createHref: SiteURL.create.path, viewHref: mine.map { SiteURL.stories(actor: $0.profile.did).path },
                 avatar: mine.map(tile)),
-            authors: authors.filter { $0.profile.did != viewer }.map(tile),
+            authors: authors.filter { $0.profile.did != viewer }.enumerated().map { index, author in
+                var made = tile(author)
+                made.lazy = index >= firstScreen
+                return made
+            },
             signedIn: viewer != nil, durationMs: durationMs,
             shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil))
     }

@@ -24,10 +24,16 @@ final class PageCache: Sendable {
 
     init(ttl: Duration) { self.ttl = ttl }
 
-    /// The key of an anonymous visitor's page: the origin (pages carry absolute links built on it), the path and
-    /// the query.
-    static func key(origin: String, request: Request) -> String {
-        origin + request.path + "?" + request.query
+    /// The key of a page: the names it was asked on exactly as sent (Host and the forwarded ones: pages carry links
+    /// built on the origin), the path and query, and for a signed-in visitor their session and how much they have
+    /// seen (a seen mark changes the strip). The server-thread fast path computes the same key from the same
+    /// headers; an entry is only ever stored by the full path, after the origin was accepted.
+    static func key(_ request: Request, visitor: String?) -> String {
+        var key = request.headers["Host"] ?? ""
+        key += "|" + (request.headers["X-Forwarded-Host"] ?? "") + "|" + (request.headers["X-Forwarded-Proto"] ?? "")
+        key += "|" + request.path + "?" + request.query
+        if let visitor { key += "|" + visitor }
+        return key
     }
 
     /// The cached page for `key` with a fresh nonce, or nil when the caller should render it.

@@ -30,6 +30,8 @@ final class SeenMarks: Sendable {
     private struct Buffer {
         var pending: [Mark] = []
         var states: [String: SeenState] = [:]
+        /// Per account, how many marks this process has added: part of a signed-in page's cache key.
+        var versions: [String: Int] = [:]
         var flushScheduled = false
     }
 
@@ -74,6 +76,7 @@ final class SeenMarks: Sendable {
             if buffer.states[account]?.uris.contains(mark.uri) == true { return false }
             buffer.pending.append(mark)
             buffer.states[account]?.insert(uri: mark.uri, author: mark.author, createdAt: createdAt)
+            buffer.versions[account, default: 0] += 1
             defer { buffer.flushScheduled = true }
             return !buffer.flushScheduled
         }
@@ -82,6 +85,11 @@ final class SeenMarks: Sendable {
             try? await Task.sleep(for: Self.flushDelay)
             do { try self.flush() } catch { log.error("seen marks could not be written: \(error)") }
         }
+    }
+
+    /// Changes whenever `account` sees a story it had not seen.
+    func version(for account: String) -> Int {
+        buffer.withLock { $0.versions[account] ?? 0 }
     }
 
     /// Writes every mark waiting in memory, in one transaction.

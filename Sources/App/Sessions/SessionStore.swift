@@ -84,6 +84,13 @@ final class SessionStore: Sendable {
 
     static func hash(_ sessionID: String) -> String { Hex.encode(SHA256.hash(sessionID)) }
 
+    /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
+    /// full path, which reads the database) or expired.
+    func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
+        guard let hit = cache.withLock({ $0[Self.hash(sessionID)] }), hit.expiresAt > now else { return nil }
+        return hit.session
+    }
+
     /// Whether `sessionID` names a live session (for admission checks on the server thread: mostly a cache hit).
     func isLive(id sessionID: String, now: Int64) throws -> Bool {
         try session(id: sessionID, now: now) != nil

@@ -1,4 +1,6 @@
 import HTTPServer
+import Lexicon
+import TestSupport
 import Testing
 
 @testable import App
@@ -85,5 +87,26 @@ import Testing
         #expect(!other.text.contains("data-delete-dialog"))
         let mine = await front.send(.get, "/profile/\(jonas.rawValue)/story/\(own.rkey)", headers: [("Cookie", "gs_session=\(cookie)")])
         #expect(mine.text.contains("data-delete-dialog"))
+    }
+}
+
+@Suite struct StripTests {
+    @Test("the strip's avatars past the first screen load lazily; the first screen's at once")
+    func lazyAvatars() async throws {
+        let front = try FrontHarness()
+        for index in 0..<20 {
+            let did = front.stories.addAuthor(handle: "m\(index)a.home.test", count: 1, now: front.clock.now, minutesAgo: Double(index + 1))
+            front.stories.content.withLock { content in
+                let at = content.authors.firstIndex { $0.profile.did == did.rawValue }!
+                content.authors[at] = StoryAuthor(
+                    profile: ProfileView(cid: "c", did: did.rawValue, handle: "m\(index)a.home.test", avatar: "/img/avatar/\(did.rawValue)/a"),
+                    storyCount: 1, latestAt: content.authors[at].latestAt)
+            }
+        }
+        let page = await front.send(.get, "/")
+        let images = captures(#"(<img class="avatar"[^>]*>)"#, in: page.text)
+        #expect(images.count == 20)
+        #expect(images.prefix(HomePage.firstScreen).allSatisfy { !$0.contains("loading=\"lazy\"") })
+        #expect(images.dropFirst(HomePage.firstScreen).allSatisfy { $0.contains("loading=\"lazy\"") })
     }
 }

@@ -10,7 +10,10 @@ client must respect"), with its own sign-in page standing in for the PDS's.
   not know answers 200 text/html, as hatk's SPA fallback does. A DPoP failure on XRPC is silent, as in hatk, but
   recorded: GET /_fake/report lists every one, so the suite can fail on what hatk would hide.
 
-Usage: fake_hatk.py --account HANDLE:PASSWORD[:NAME] [--seed-photo FILE] [--client ID=REDIRECT_URI] [--port N]
+Usage: fake_hatk.py --account HANDLE:PASSWORD[:NAME] [--seed-photo FILE] [--scenario FILE] [--client ID=REDIRECT_URI]
+       [--port N]
+--scenario takes the contract suite's household as JSON: [{"handle", "name", "stories": [{"rkey", "hoursAgo",
+"width", "height"}]}], each story's photo the --seed-photo.
 Prints "fake hatk listening on http://127.0.0.1:PORT" once it accepts connections.
 """
 import argparse
@@ -39,12 +42,27 @@ def seed(hatk: Hatk, photo: str):
     hatk.store.create(did, "social.grain.story", {"media": blob, "aspectRatio": {"width": width, "height": height}, "createdAt": created})
 
 
+def seed_scenario(hatk: Hatk, path: str, photo: str):
+    """The contract suite's household: members with stories made the given hours ago, under the given record keys."""
+    import json
+    data = open(photo, "rb").read()
+    mime = "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"
+    for member in json.load(open(path)):
+        did = hatk.store.add_account(member["handle"], secrets.token_urlsafe(12), member["name"])
+        for story in member["stories"]:
+            blob = hatk.store.put_blob(data, mime)
+            created = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - story["hoursAgo"] * 3600))
+            record = {"media": blob, "aspectRatio": {"width": story["width"], "height": story["height"]}, "createdAt": created}
+            hatk.store.create(did, "social.grain.story", record, rkey=story["rkey"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--account", action="append", default=[], help="HANDLE:PASSWORD[:DISPLAY NAME]")
     parser.add_argument("--client", action="append", default=[], help="CLIENT_ID=REDIRECT_URI (the static allowlist)")
     parser.add_argument("--seed-photo")
+    parser.add_argument("--scenario")
     options = parser.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
@@ -57,7 +75,9 @@ def main():
     for entry in options.account:
         handle, password, *name = entry.split(":", 2)
         hatk.store.add_account(handle, password, name[0] if name else None)
-    if options.seed_photo:
+    if options.scenario:
+        seed_scenario(hatk, options.scenario, options.seed_photo)
+    elif options.seed_photo:
         seed(hatk, options.seed_photo)
     server.hatk = hatk
     print(f"fake hatk listening on {hatk.issuer}", flush=True)

@@ -83,17 +83,3 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         completionHandler(nil)
     }
 }
-
-/// Every match of a regular expression's first capture group.
-func captures(_ pattern: String, in text: String) -> [String] {
-    let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
-    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-        Range($0.range(at: 1), in: text).map { String(text[$0]) }
-    }
-}
-
-/// Undoes the escaping templates apply to attribute values.
-func unescape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
-        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#x27;", with: "'")
-}

@@ -112,3 +112,66 @@ final class NginxProxy {
 
     func stop() { process.stop() }
 }
+
+/// Debian's Caddy with the configuration docs/deploy.md gives (its own certificate instead of an ACME one): TLS for
+/// `name` on 127.0.0.1:`port`, `reverse_proxy` to 127.0.0.1:`upstream`. Caddy passes the Host on and sets the
+/// `X-Forwarded-*` headers itself.
+final class CaddyProxy {
+    let process: ChildProcess
+    let port: UInt16
+
+    /// The site block, as a household writes it for its domain (plus the test's certificate and bind address).
+    static func site(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates) -> String {
+        """
+        https://\(name):\(port) {
+            bind 127.0.0.1
+            tls \(certificates.certificatePath) \(certificates.keyPath)
+            request_body {
+                max_size 30MB
+            }
+            reverse_proxy 127.0.0.1:\(upstream)
+        }
+        """
+    }
+
+    init(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates, directory: String) async throws {
+        self.port = port
+        let prefix = directory + "/caddy"
+        try FileManager.default.createDirectory(atPath: prefix, withIntermediateDirectories: true)
+        let configuration = """
+            {
+                admin off
+                auto_https disable_redirects
+                skip_install_trust
+                storage file_system \(prefix)/data
+            }
+            \(Self.site(name: name, port: port, upstream: upstream, certificates: certificates))
+            """
+        try configuration.write(toFile: prefix + "/Caddyfile", atomically: true, encoding: .utf8)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/caddy") else {
+            throw DeploymentFailure("Caddy is not installed (/usr/bin/caddy); `make test-deps` installs the caddy package")
+        }
+        process = try ChildProcess(
+            "caddy", ["/usr/bin/caddy", "run", "--config", prefix + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: ["XDG_DATA_HOME": prefix + "/xdg-data", "XDG_CONFIG_HOME": prefix + "/xdg-config", "HOME": prefix],
+            logDirectory: directory)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            do {
+                try Tool.run([
+                    "curl", "-fsS", "--noproxy", "*", "-o", "/dev/null", "--cacert", certificates.caPath, "--resolve",
+                    "\(name):\(port):127.0.0.1", "https://\(name):\(port)/healthz",
+                ])
+                return
+            } catch {
+                guard process.process.isRunning, ContinuousClock.now < deadline else {
+                    process.stop()
+                    throw DeploymentFailure("Caddy did not answer https://\(name):\(port)/healthz: \(error)\n\(process.output)")
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    func stop() { process.stop() }
+}

@@ -1,0 +1,171 @@
+import ATProto
+import Backend
+import Foundation
+import HTTPServer
+import HatkClient
+import Lexicon
+import Outbound
+import TestSupport
+import Testing
+
+@testable import Server
+
+/// One contract for every way the front reads stories: the embedded backend in process (what a household's pages
+/// use), the same backend over HTTP through the hatk client, and a separate fake hatk (Python, hatk's shapes) through
+/// the hatk client, as a remote hatk is read. The same household is seeded into each, and each must give the same
+/// answers, so the front behaves the same on both backends.
+@Suite(.serialized)
+struct StoryReadingContractTests {
+    /// Ada has two active stories and one from yesterday; Ben one; Cleo none.
+    struct Story: Encodable {
+        var rkey: String
+        var hoursAgo: Double
+        var width = 3
+        var height = 4
+    }
+
+    struct Member: Encodable {
+        var handle: String
+        var name: String
+        var stories: [Story]
+    }
+
+    static let household = [
+        Member(
+            handle: "ada.contract.test", name: "Ada",
+            stories: [
+                Story(rkey: "3kadaold00000", hoursAgo: 30), Story(rkey: "3kadafirst000", hoursAgo: 3), Story(rkey: "3kadanext0000", hoursAgo: 1),
+            ]),
+        Member(handle: "ben.contract.test", name: "Ben", stories: [Story(rkey: "3kbenonly0000", hoursAgo: 2, width: 4, height: 3)]),
+        Member(handle: "cleo.contract.test", name: "Cleo", stories: []),
+    ]
+
+    /// The expectations every reader must meet, in terms of handles (DIDs differ between backends).
+    func checkContract(_ reader: any StoryReading, _ label: String) async throws {
+        let authors = try await reader.storyAuthors()
+        #expect(authors.map(\.profile.handle) == ["ada.contract.test", "ben.contract.test"], "\(label): newest first, no empty authors")
+        #expect(authors.map(\.storyCount) == [2, 1], "\(label): the 24-hour window at query time")
+        #expect(authors.first?.profile.displayName == "Ada", "\(label)")
+
+        let ada = try #require(try await reader.profile("ada.contract.test"), "\(label): a profile by handle")
+        let adaDID = try DID(ada.did)
+        #expect(try await reader.profile(ada.did)?.handle == "ada.contract.test", "\(label): a profile by DID")
+        #expect(try await reader.profile("nobody.contract.test") == nil, "\(label): an unknown actor is nobody")
+
+        let active = try await reader.stories(of: adaDID)
+        #expect(active.map(\.rkey) == ["3kadafirst000", "3kadanext0000"], "\(label): oldest first, yesterday's left out")
+        #expect(active.allSatisfy { $0.creator.handle == "ada.contract.test" }, "\(label)")
+        #expect(active.map(\.aspectRatio) == [AspectRatio(width: 3, height: 4), AspectRatio(width: 3, height: 4)], "\(label)")
+        #expect(active.allSatisfy { !$0.fullsize.isEmpty && !$0.thumb.isEmpty }, "\(label): image URLs")
+
+        let old = try #require(
+            try await reader.story(ATURI(authority: ada.did, collection: StoryRecord.collection, rkey: "3kadaold00000")),
+            "\(label): a permalink to an expired story still opens")
+        // getStory's view is hatk's reduced one (no `expired`): the front tells from createdAt, as Grain does.
+        let created = try #require(UTCTime(iso8601: old.createdAt), "\(label)")
+        #expect(StoryRecord.isExpired(createdAt: created, now: .now), "\(label)")
+        let missing = ATURI(authority: ada.did, collection: StoryRecord.collection, rkey: "3kzzzzzzzzzzz")
+        #expect(try await reader.story(missing) == nil, "\(label): a story that does not exist")
+
+        let firstPage = try await reader.storyArchive(of: adaDID, limit: 2, cursor: nil)
+        #expect(firstPage.stories.map(\.rkey) == ["3kadanext0000", "3kadafirst000"], "\(label): the archive, newest first")
+        let cursor = try #require(firstPage.cursor, "\(label): a full page has a cursor")
+        let secondPage = try await reader.storyArchive(of: adaDID, limit: 2, cursor: cursor)
+        #expect(secondPage.stories.map(\.rkey) == ["3kadaold00000"], "\(label): the next page")
+
+        let cleo = try #require(try await reader.profile("cleo.contract.test"), "\(label)")
+        #expect(try await reader.stories(of: DID(cleo.did)).isEmpty, "\(label): no stories, no error")
+    }
+
+    /// The household in a fresh embedded backend.
+    func embeddedBackend() throws -> (EmbeddedBackend, TemporaryDirectory) {
+        let directory = TemporaryDirectory("contract")
+        let backend = try EmbeddedBackend(dataDirectory: directory.path, clock: { .now }, origin: { _ in "http://127.0.0.1" })
+        let photo = try DemoPhoto.bytes()
+        let now = UTCTime.now
+        for member in Self.household {
+            let account = try backend.store.createAccount(handle: member.handle, now: now.adding(seconds: -40 * 3600))
+            try backend.store.putRecord(
+                did: account.did, collection: ProfileRecord.collection, rkey: "self",
+                value: try JSONValue(encoding: ProfileRecord(displayName: member.name, createdAt: now.iso8601)), now: now)
+            for story in member.stories {
+                let blob = try backend.blobs.store(photo, mimeType: "image/jpeg")
+                try backend.store.recordBlob(did: account.did, cid: blob.cid, mimeType: "image/jpeg", size: blob.size, now: now)
+                let created = now.adding(seconds: -story.hoursAgo * 3600)
+                let record = StoryRecord(
+                    media: BlobRef(cid: blob.cid, mimeType: "image/jpeg", size: blob.size),
+                    aspectRatio: AspectRatio(width: story.width, height: story.height), createdAt: created.iso8601)
+                try backend.store.putRecord(
+                    did: account.did, collection: StoryRecord.collection, rkey: story.rkey, value: try JSONValue(encoding: record), now: created)
+            }
+        }
+        return (backend, directory)
+    }
+
+    @Test("the embedded backend read in process keeps the contract")
+    func inProcess() async throws {
+        let (backend, directory) = try embeddedBackend()
+        defer { directory.remove() }
+        try await checkContract(EmbeddedStories(queries: backend.queries).reader(for: nil), "in process")
+    }
+
+    @Test("the embedded backend read over HTTP by the hatk client keeps the contract")
+    func overHTTP() async throws {
+        let (backend, directory) = try embeddedBackend()
+        defer { directory.remove() }
+        var router = Router()
+        backend.register(on: &router)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        do {
+            try await checkContract(client, "over HTTP")
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test("a fake hatk on its own origin, read by the hatk client as a remote hatk is, keeps the contract")
+    func remoteHatk() async throws {
+        let directory = TemporaryDirectory("contract-hatk")
+        defer { directory.remove() }
+        let scenario = directory.path + "/household.json"
+        try JSONEncoder().encode(Self.household).write(to: URL(fileURLWithPath: scenario))
+        let photo = directory.path + "/photo.jpg"
+        try Data(try DemoPhoto.bytes()).write(to: URL(fileURLWithPath: photo))
+        let script = repositoryRoot.appendingPathComponent("Tests/ServerTests/Deployment/fake_hatk.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "--scenario", scenario, "--seed-photo", photo]
+        let log = directory.path + "/fake-hatk.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { process.terminate() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        var found: String?
+        while found == nil, ContinuousClock.now < deadline, process.isRunning {
+            found = captures(#"fake hatk listening on (http://[0-9.:]+)"#, in: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "").first
+            if found == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let url = try #require(
+            found.flatMap(URL.init(string:)), "the fake hatk started: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        try await checkContract(client, "remote hatk")
+    }
+}
+
+/// A small JPEG the backend accepts as a story photo.
+enum DemoPhoto {
+    static func bytes() throws -> [UInt8] {
+        try gradientJPEG(width: 120, height: 160, seed: 7)
+    }
+}
