@@ -36,8 +36,12 @@ let package = Package(
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Workers", swiftSettings: strict),
+        // Byte counts as people read and write them (quotas, storage use).
+        .target(name: "Units", swiftSettings: strict),
+        // Counters and histograms for /metrics, in the Prometheus text format.
+        .target(name: "Metrics", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         // Consistent backups of a data directory (SQLite snapshots, blobs, a manifest), their checks and restores.
         .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units"],
             swiftSettings: strict
         ),
         .target(
@@ -64,7 +68,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers",
+                "Outbound", "Logging", "Workers", "Metrics", "Units",
             ],
             swiftSettings: strict
         ),
@@ -73,7 +77,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics",
             ],
             swiftSettings: strict
         ),
@@ -94,9 +98,11 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport", "Units"]),
         .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"]),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
+        .testTarget(name: "UnitsTests", dependencies: ["Units"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
@@ -106,7 +112,10 @@ let package = Package(
             exclude: ["__Snapshots__"]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport"],
+            dependencies: [
+                "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport", "Backups", "Metrics",
+                "Logging",
+            ],
             exclude: ["Browser", "Deployment"]),
     ]
 )
