@@ -22,6 +22,8 @@ public struct Front: Sendable {
     let credentials: SessionCredentials
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
     let uploads: String
+    /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
+    public let administration: MemberAdministration?
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
@@ -34,6 +36,8 @@ public struct Front: Sendable {
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
         let credentials = SessionCredentials(sessions: sessions, servers: signIn)
         let clientAddress = dependencies.clientAddress
+        let imageWork = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
+        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions) }
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: seen, settings: settings, household: dependencies.household, errors: errors),
@@ -43,13 +47,16 @@ public struct Front: Sendable {
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
-                    writer: dependencies.writer, work: WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue),
+                    writer: dependencies.writer, work: imageWork,
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
-            })
+            },
+            admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
+            operations: OperationsController(
+                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: imageWork))
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
@@ -61,6 +68,7 @@ public struct Front: Sendable {
         self.seen = seen
         self.credentials = credentials
         uploads = dependencies.dataDirectory + "/uploads"
+        self.administration = administration
     }
 
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
@@ -170,6 +178,8 @@ public struct FrontDependencies: Sendable {
     public var signIn: SignInServers.Configuration
     /// Account administration of the embedded household; nil against a remote hatk.
     public var household: (any HouseholdDirectory)?
+    /// The server's health and counters, for `/healthz`, `/readyz` and `/metrics`; nil answers `ok` and no metrics.
+    public var probes: (any ServerProbes)?
     /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
     /// `OriginPolicy.origin(of:)`.
     public var origins: @Sendable (Request) -> OriginDecision
@@ -211,6 +221,8 @@ public struct FrontSettings: Sendable {
     public var photoDurationMs = StoryPage.photoDuration * 1000
     /// Origins allowed to frame `/kiosk`; empty refuses framing like every other page.
     public var kioskFrameAncestors: [String] = []
+    /// Client addresses that may read `/metrics` (`--metrics-from`); empty turns it off.
+    public var metricsFrom = TrustedProxies.nobody
     /// The longest a page waits on the upstream in total.
     public var pageDeadline: Duration = .seconds(10)
     /// How long pages for visitors without a session are reused.

@@ -4,6 +4,7 @@ import Backups
 import Foundation
 import Lexicon
 import Testing
+import Units
 
 struct MemberAdministrationTests {
     func filesExist(_ f: BackendFixture, _ cid: String) -> Bool {

@@ -2,8 +2,8 @@
 extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
-        case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
-        case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
+        case home, stories, story, profile, create, createInspect, healthz, readyz, metrics, login, logout, authCallback, clientMetadata
+        case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join, admin
     }
 
     var kind: Kind {
@@ -15,6 +15,8 @@ extension SiteURL {
         case .create: .create
         case .createInspect: .createInspect
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -27,6 +29,7 @@ extension SiteURL {
         case .welcome: .welcome
         case .invite: .invite
         case .join: .join
+        case .admin: .admin
         }
     }
 }
@@ -42,6 +45,8 @@ extension SiteURL.Kind {
         case .create: "/create"
         case .createInspect: "/api/inspect"
         case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
         case .login: "/login"
         case .logout: "/logout"
         case .authCallback: "/auth/callback"
@@ -54,6 +59,7 @@ extension SiteURL.Kind {
         case .welcome: "/welcome"
         case .invite: "/invite"
         case .join: "/join/:token"
+        case .admin: "/admin"
         }
     }
 
@@ -67,6 +73,8 @@ extension SiteURL.Kind {
         case .create: .create
         case .createInspect: .createInspect
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -79,6 +87,7 @@ extension SiteURL.Kind {
         case .welcome: .welcome
         case .invite: .invite
         case .join: .join(token: "abc")
+        case .admin: .admin
         }
     }
 }

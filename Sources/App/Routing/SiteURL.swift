@@ -10,7 +10,12 @@ public enum SiteURL: Sendable, Equatable {
     case create
     /// The create form's early look at a photo: where it was taken.
     case createInspect
+    /// The databases and the blob directory answer.
     case healthz
+    /// Healthy and not stopping: a load balancer may send requests.
+    case readyz
+    /// Prometheus metrics, for the addresses `--metrics-from` allows.
+    case metrics
     case login
     case logout
     case authCallback
@@ -31,6 +36,8 @@ public enum SiteURL: Sendable, Equatable {
     case invite
     /// An invitation link.
     case join(token: String)
+    /// The owner's administration of members and invitations.
+    case admin
 
     /// The path, with each dynamic segment percent-encoded.
     public var path: String {
@@ -42,6 +49,8 @@ public enum SiteURL: Sendable, Equatable {
         case .create: return "/create"
         case .createInspect: return "/api/inspect"
         case .healthz: return "/healthz"
+        case .readyz: return "/readyz"
+        case .metrics: return "/metrics"
         case .login: return "/login"
         case .logout: return "/logout"
         case .authCallback: return "/auth/callback"
@@ -54,6 +63,7 @@ public enum SiteURL: Sendable, Equatable {
         case .welcome: return "/welcome"
         case .invite: return "/invite"
         case .join(let token): return "/join/" + Self.segment(token)
+        case .admin: return "/admin"
         }
     }
 

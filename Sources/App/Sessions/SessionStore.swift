@@ -24,10 +24,10 @@ final class SessionStore: Sendable {
     let key: SealingKey
     /// Sessions read lately, by id hash, so a signed-in page (and an upload's admission) costs no database read
     /// and no decryption: every change to a row goes through this store, which updates or drops its entry.
-    private let cache = Mutex<[String: Cached]>([:])
+    let cache = Mutex<[String: Cached]>([:])
     static let cacheCapacity = 4096
 
-    private struct Cached {
+    struct Cached {
         var session: BrowserSession
         var expiresAt: Int64
     }

@@ -5,6 +5,7 @@ import HTTPServer
 import Lexicon
 import Logging
 import Storage
+import Units
 import Workers
 
 extension EmbeddedBackend {
@@ -137,18 +138,5 @@ extension EmbeddedBackend {
         let cid = CID(hashing: bytes, codec: .raw).description
         guard try !store.ownsBlob(did: did, cid: cid) else { return }
         throw QuotaExceeded(quota: quota, used: used)
-    }
-}
-
-/// Byte counts as people read them: `12 MB`, `1.5 GB` (decimal units, as disks are sold).
-public enum ByteCount {
-    public static func text(_ bytes: Int) -> String {
-        let units = [(1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB")]
-        for (size, unit) in units where bytes >= size {
-            let value = Double(bytes) / Double(size)
-            let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 10).rounded() / 10)
-            return (rounded.hasSuffix(".0") ? String(rounded.dropLast(2)) : rounded) + " " + unit
-        }
-        return "\(bytes) bytes"
     }
 }
