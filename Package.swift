@@ -103,6 +103,7 @@ let package = Package(
         .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "UnitsTests", dependencies: ["Units"]),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
