@@ -1,6 +1,5 @@
-// The story viewer. Pages work without it: every story has its own URL with Previous, Next and Close
-// links. This script turns the strip's links into a dialog viewer and the story page into an app: timed
-// progress that waits for each photo, taps, holds, swipes, keys, seen marks and preloading.
+// The story viewer. Pages work without it (every story has its own URL and links); this turns the strip into a
+// dialog viewer and the story page into an app: timed progress, taps, holds, swipes, keys, seen marks, preloading.
 (() => {
   "use strict";
   const $ = (root, hook) => root.querySelector(`[data-${hook}]`);
@@ -19,7 +18,7 @@
     const horizon = Date.now() - 2 * 864e5;
     for (const [k, t] of Object.entries(local.uris)) if (t < horizon) delete local.uris[k];
     for (const [k, t] of Object.entries(local.authors)) if (t < horizon) delete local.authors[k];
-    try { localStorage.setItem(seenKey, JSON.stringify(local)); } catch { /* private mode: keep in memory */ }
+    try { localStorage.setItem(seenKey, JSON.stringify(local)); } catch { /* private mode */ }
   }
   const authorSeenLocally = (did, latestAt) => (local.authors[did] || 0) >= Date.parse(latestAt);
 
@@ -64,8 +63,9 @@
     const photoSlot = el("stage");
     const pauseButton = el("pause");
     const duration = Number(root.dataset.duration) || 5000;
-    const playing = () => state.loaded && !state.userPaused && !state.held && !document.hidden && !dialogOpen();
-    const dialogOpen = () => { const d = el("delete-dialog"); return !!(d && d.open); };
+    // Open dialogs and menus hold playback; so does a story behind its warning.
+    const dialogOpen = () => !!root.querySelector("dialog[open], details[open]");
+    const playing = () => state.loaded && !state.userPaused && !state.held && !document.hidden && !dialogOpen() && root.dataset.warned !== "true";
 
     function setState() {
       root.dataset.state = !state.loaded ? "loading" : playing() ? "playing" : "paused";
@@ -83,16 +83,17 @@
       active.dataset.progress = p.toFixed(3);
     }
 
+    let was = null;
     function frame(now) {
       if (state.closed) return;
-      if (playing()) {
+      const p = playing();
+      if (p !== was) { was = p; setState(); }
+      if (p) {
         if (state.last !== null) state.elapsed += now - state.last;
         state.last = now;
         render();
-        if (state.elapsed >= duration) { next(); }
-      } else {
-        state.last = null;
-      }
+        if (state.elapsed >= duration) next();
+      } else state.last = null;
       requestAnimationFrame(frame);
     }
 
@@ -102,11 +103,7 @@
     const startIndex = (data) => { const i = data.items.findIndex((it) => !isSeen(it)); return i < 0 ? 0 : i; };
 
     function preload(url) {
-      if (!url || state.preloaded.has(url)) return;
-      const img = new Image();
-      img.decoding = "async";
-      img.src = url;
-      state.preloaded.set(url, img);
+      if (url && !state.preloaded.has(url)) state.preloaded.set(url, Object.assign(new Image(), { decoding: "async", src: url }));
     }
 
     function preloadAhead() {
@@ -123,7 +120,7 @@
       const did = state.author.did;
       local.authors[did] = Math.max(local.authors[did] || 0, created);
       if (settings.signedIn) {
-        const body = new URLSearchParams({ uri: item.uri, createdAt: item.createdAt, csrf: root.dataset.csrf || "" });
+        const body = new URLSearchParams({ uri: item.uri, csrf: root.dataset.csrf || "" });
         fetch("/api/seen", { method: "POST", body, credentials: "same-origin", keepalive: true }).catch(() => {});
       } else {
         saveLocal();
@@ -138,32 +135,25 @@
     }
 
     function segments() {
-      const list = el("segments");
-      list.textContent = "";
-      state.items.forEach((item, i) => {
-        const li = document.createElement("li");
+      el("segments").replaceChildren(...state.items.map((item, i) => {
+        const li = document.createElement("li"), a = document.createElement("a"), fill = document.createElement("span");
         li.className = "progress__item";
-        const a = document.createElement("a");
         a.className = "segment segment--" + (i < state.index ? "done" : i === state.index ? "active" : "todo");
         a.href = item.href;
-        a.dataset.segment = String(i);
+        a.dataset.segment = i;
         a.setAttribute("aria-label", item.label);
         if (i === state.index) { a.setAttribute("aria-current", "step"); a.dataset.progress = "0"; }
-        const fill = document.createElement("span");
         fill.className = "segment__fill";
-        a.appendChild(fill);
-        li.appendChild(a);
-        list.appendChild(li);
-      });
+        a.append(fill);
+        li.append(a);
+        return li;
+      }));
     }
 
     // Paints story `index` of the current author; the timer starts once its photo is decoded.
     function show(index, announce) {
       const item = state.items[index];
-      state.index = index;
-      state.elapsed = 0;
-      state.last = null;
-      state.loaded = false;
+      Object.assign(state, { index, elapsed: 0, last: null, loaded: false });
       const token = ++state.token;
       const author = state.author;
       root.dataset.storyAuthor = author.did;
@@ -179,15 +169,8 @@
         face.className = author.avatar ? "avatar" : "avatar avatar--initial";
         avatar.appendChild(face);
       }
-      const time = el("time");
-      time.dateTime = item.createdAt;
-      time.textContent = item.ago;
+      Object.assign(el("time"), { dateTime: item.createdAt, textContent: item.ago });
       el("place").textContent = item.place || "";
-      const del = el("delete");
-      del.hidden = !item.deleteHref;
-      if (item.deleteHref) del.href = item.deleteHref;
-      const form = el("delete-form");
-      if (form && item.deleteHref) form.action = item.deleteHref;
       segments();
       const position = el("position");
       position.setAttribute("aria-live", announce ? "polite" : "off");
@@ -196,8 +179,7 @@
       const nextHref = index + 1 < state.items.length ? state.items[index + 1].href : settings.closeHref;
       for (const h of ["previous", "arrow-previous", "nav-previous"]) link(h, prevHref);
       for (const h of ["next", "arrow-next", "nav-next"]) link(h, nextHref);
-      link("close", settings.closeHref);
-      link("nav-close", settings.closeHref);
+      for (const h of ["close", "nav-close"]) link(h, settings.closeHref);
       link("previous-author", "/stories/" + (state.authors[state.authorIndex - 1] || ""), state.authorIndex < 1);
       link("next-author", "/stories/" + (state.authors[state.authorIndex + 1] || ""), state.authorIndex + 1 >= state.authors.length);
       if (settings.history) history.replaceState({ viewer: true }, "", item.href);
@@ -205,15 +187,13 @@
       let img = photoSlot.querySelector("img[data-story-item]");
       if (img.dataset.storyItem !== item.uri || !img.src) {
         const fresh = state.preloaded.get(item.image) || new Image();
-        fresh.className = "viewer__photo";
-        fresh.width = item.width;
-        fresh.height = item.height;
-        fresh.alt = item.alt;
+        Object.assign(fresh, { className: "viewer__photo", width: item.width, height: item.height, alt: item.alt });
         fresh.dataset.storyItem = item.uri;
         if (!fresh.src) fresh.src = item.image;
         img.replaceWith(fresh);
         img = fresh;
       }
+      root.dispatchEvent(new CustomEvent("story:change", { detail: { item, author, img } }));
       setState();
       render();
       const ready = () => {
@@ -232,7 +212,8 @@
       const did = state.authors[i];
       const data = did && (await authorData(did));
       if (state.closed) return;
-      if (!data || !data.items.length) { if (i + 1 < state.authors.length && which !== "last") return openAuthor(i + 1, which); return close(); }
+      const j = which === "last" ? i - 1 : i + 1; // skip authors with nothing to show
+      if (!data || !data.items.length) return j >= 0 && j < state.authors.length ? openAuthor(j, which) : close();
       state.authorIndex = i;
       state.author = data.author;
       state.items = data.items;
@@ -282,8 +263,16 @@
       if (Math.abs(dx) > Math.max(40, rect.width * 0.2) && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? nextAuthor() : previousAuthor();
       if (dy > Math.max(60, rect.height * 0.2) && dy > Math.abs(dx)) return close();
       if (p.held || Math.abs(dx) > 20 || Math.abs(dy) > 20) return;
-      (e.clientX - rect.left < rect.width / 3 ? previous : next)();
+      const go = e.clientX - rect.left < rect.width / 3 ? previous : next;
+      if (e.pointerType !== "touch") return go();
+      // On touch a second tap within 300 ms is a double tap (favourite), so a single tap waits for it.
+      if (tap && e.timeStamp - tap.at < 300) {
+        clearTimeout(tap.timer); tap = null;
+        return root.dispatchEvent(new CustomEvent("story:doubletap", { detail: { x: e.clientX - rect.left, y: e.clientY - rect.top } }));
+      }
+      tap = { at: e.timeStamp, timer: setTimeout(() => { tap = null; go(); }, 300) };
     };
+    let tap = null;
     // Moving more than a little is a swipe, not a hold.
     photoSlot.addEventListener("pointermove", (e) => {
       if (press && !press.held && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 12) clearTimeout(press.timer);
@@ -306,11 +295,9 @@
       else if ("nextAuthor" in d) act(nextAuthor);
       else if ("close" in d || "navClose" in d) act(close);
       else if ("pause" in d) act(togglePause);
-      else if ("delete" in d) act(() => { const dlg = el("delete-dialog"); if (dlg) { dlg.showModal(); setState(); } else location.assign(a.href); });
-      else if ("deleteCancel" in d) act(() => { el("delete-dialog").close(); });
     });
-    const dlg = el("delete-dialog");
-    if (dlg) dlg.addEventListener("close", () => { state.last = null; setState(); root.focus(); });
+    // When a dialog closes, focus comes back to the viewer (the frame loop resumes playback).
+    root.addEventListener("close", () => root.focus(), true);
 
     function onKey(e) {
       if (state.closed || dialogOpen()) return;
@@ -321,11 +308,11 @@
       else if (k === "ArrowLeft") { e.preventDefault(); e.shiftKey ? previousAuthor() : previous(); }
       else if (k === "Escape") { e.preventDefault(); close(); }
       else if (k === " " || k === "k") {
-        if (k === " " && t && t.tagName === "BUTTON") return; // Space presses the focused button itself
+        if (k === " " && t && t.tagName === "BUTTON") return; // Space presses a focused button
         e.preventDefault(); togglePause();
       } else if (k === "Tab") {
         // Focus stays in the dialog.
-        const f = [...root.querySelectorAll("a[href]:not([hidden]):not([tabindex='-1']), button:not([hidden])")].filter((n) => n.offsetParent !== null);
+        const f = [...root.querySelectorAll("a[href]:not([hidden]):not([tabindex='-1']), button:not([hidden]), summary")].filter((n) => n.offsetParent !== null);
         if (!f.length) return;
         const i = f.indexOf(document.activeElement);
         if (e.shiftKey && i <= 0) { e.preventDefault(); f[f.length - 1].focus(); }

@@ -18,8 +18,9 @@ public struct Front: Sendable {
     let pageDeadline: Duration
     let pageCache: PageCache
     let sessions: SessionStore
-    let seen: SeenMarks
+    let seen: SeenKeeper
     let credentials: SessionCredentials
+    let activity: ActivityCounts
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
     let uploads: String
     /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
@@ -36,27 +37,45 @@ public struct Front: Sendable {
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
         let credentials = SessionCredentials(sessions: sessions, servers: signIn)
         let clientAddress = dependencies.clientAddress
-        let imageWork = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
+        let writer = dependencies.writer
+        let clock = dependencies.clock
+        let labels = LabelPolicies(source: dependencies.stories, clock: clock)
+        let visibility = Visibility(labels: labels)
+        let keeper = SeenKeeper(
+            local: seen,
+            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { uris, session in
+                try await writer.markStoriesViewed(uris, as: try await credentials.credentials(for: session, now: clock()))
+            })
+        let activity = ActivityCounts()
+        // One pool for every image the front makes: uploads and previews share the machine's cores.
+        let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions) }
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: seen, settings: settings, household: dependencies.household, errors: errors),
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
+                household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
                 limiter: RateLimiter(perMinute: settings.signInsPerMinute)),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
-                    writer: dependencies.writer, work: imageWork,
+                    writer: dependencies.writer, work: images,
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock),
+                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
+                canCrossPost: settings.canCrossPost, labels: labels),
+            social: SocialController(
+                pages: pages, credentials: credentials,
+                actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
+                activity: activity, errors: errors),
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             },
+            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) },
             admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
             operations: OperationsController(
-                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: imageWork))
+                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
@@ -65,8 +84,9 @@ public struct Front: Sendable {
         self.errors = errors
         pageCache = cache
         self.sessions = sessions
-        self.seen = seen
+        self.seen = keeper
         self.credentials = credentials
+        self.activity = activity
         uploads = dependencies.dataDirectory + "/uploads"
         self.administration = administration
     }
@@ -144,6 +164,7 @@ public struct Front: Sendable {
         var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
         chain.append(CSRFMiddleware())
+        if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
     }
 
@@ -152,13 +173,19 @@ public struct Front: Sendable {
 
     /// Writes what is kept in memory (seen marks) before the server stops.
     public func flush() throws {
-        try seen.flush()
+        try seen.local.flush()
+    }
+
+    /// Sends the seen marks waiting for the upstream (`markStoriesViewed`) now: the server calls it as it stops.
+    public func sendWaitingMarks() async {
+        await seen.upstream.flushAll()
     }
 
     /// Forgets expired sessions, sign-ins in progress and seen marks; the composition root calls it on a timer.
     public func prune(now: UTCTime) throws {
         try sessions.prune(now: now.unixSeconds)
-        try seen.prune(now: now)
+        try seen.local.prune(now: now)
+        seen.upstream.prune(before: now.adding(seconds: -Double(SeenMarks.retention)))
     }
 }
 
@@ -191,13 +218,15 @@ public struct FrontDependencies: Sendable {
     public var placeNames: (any Geocoding)?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
+    /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
+    public var moderation: (any Moderation)?
 
     public init(
         pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime
+        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime, moderation: (any Moderation)? = nil
     ) {
         self.pages = pages
         self.dataDirectory = dataDirectory
@@ -212,6 +241,7 @@ public struct FrontDependencies: Sendable {
         self.placeNames = placeNames
         self.settings = settings
         self.clock = clock
+        self.moderation = moderation
     }
 }
 
@@ -237,6 +267,11 @@ public struct FrontSettings: Sendable {
     /// The configured public origin (`--public-url`), used for links that leave the site (the Bluesky post's link
     /// back); nil uses the origin the person posted from.
     public var canonicalOrigin: String?
+    /// Whether the create form offers "Post to Bluesky": only where the post can reach it (a remote hatk writes to
+    /// the member's own repository; the embedded household has no Bluesky).
+    public var canCrossPost = true
+    /// How long seen marks for an upstream with Grain's viewed state wait to be sent together (Grain: 30 s).
+    public var seenBatchDelay: Duration = .seconds(30)
 
     public init() {}
 }

@@ -1,8 +1,8 @@
 import ATProto
 import Lexicon
 
-/// The reads every page needs, whichever hatk server answers them.
-public protocol StoryReading: Sendable {
+/// The reads every page needs, whichever hatk server answers them (with the social reads of ``SocialReading``).
+public protocol StoryReading: SocialReading {
     /// Authors with stories from the last 24 hours, newest first.
     func storyAuthors() async throws(HatkError) -> [StoryAuthor]
     /// One author's active stories, oldest first (play order).

@@ -72,6 +72,15 @@ public final class Application: Sendable {
             contentSources.formActions = [origin]
             if appview.scheme == "http" { contentSources.images.append(origin) }
         }
+        // The sign-in page's form is answered with a redirect to a registered client's callback, which Chromium checks
+        // against form-action too: exactly those origins.
+        for client in configuration.registeredClients {
+            for uri in client.redirectURIs {
+                if let url = URL(string: uri), let origin = Self.origin(of: url), !contentSources.formActions.contains(origin) {
+                    contentSources.formActions.append(origin)
+                }
+            }
+        }
         let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
         self.pages = pages
         let dataKey = try DataKey.load(configuration.keyLocation)
@@ -86,6 +95,7 @@ public final class Application: Sendable {
             cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy)
 
         var household: (any HouseholdDirectory)?
+        var moderation: (any Moderation)?
         let stories: any StorySource
         let signIn: SignInServers.Server
         if let appview = configuration.appview {
@@ -101,6 +111,7 @@ public final class Application: Sendable {
                 origin: ownOrigin)
             var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
+            authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             authConfiguration.clientAddress = { $0.clientAddress }
             let authServer = try AuthServer(
@@ -116,6 +127,7 @@ public final class Application: Sendable {
             household = EmbeddedHousehold(
                 backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
                 setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
+            moderation = EmbeddedModeration(store: backend.store)
             stories = EmbeddedStories(queries: backend.queries)
             signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata)
         }
@@ -130,6 +142,8 @@ public final class Application: Sendable {
         settings.imageQueue = configuration.imageQueue
         settings.uploadsPerMinute = configuration.uploadsPerMinute
         settings.canonicalOrigin = configuration.canonicalOrigin
+        // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
+        settings.canCrossPost = configuration.appview != nil
         settings.metricsFrom = try TrustedProxies(parsing: configuration.metricsFrom)
         let metrics = Metrics()
         self.metrics = metrics
@@ -142,7 +156,7 @@ public final class Application: Sendable {
             signIn: SignInServers.Configuration(
                 server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
             household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
-            geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock)
+            geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock, moderation: moderation)
         dependencies.probes = health
         front = try Front(dependencies)
 
@@ -173,6 +187,8 @@ public final class Application: Sendable {
     public func stop() async {
         health.setAccepting(false)
         maintenance.stop()
+        // Seen marks waiting for the upstream go first: the embedded backend is reached through this very server.
+        await front.sendWaitingMarks()
         await server.shutdown()
         finish()
     }
@@ -182,6 +198,9 @@ public final class Application: Sendable {
         await server.runUntilSignal()
         health.setAccepting(false)
         maintenance.stop()
+        // The server has stopped: marks for a remote hatk still go; the embedded backend's (reached through this
+        // server) are lost if any wait, at most the last 30 seconds' worth.
+        await front.sendWaitingMarks()
         finish()
     }
 

@@ -56,4 +56,43 @@ struct EmbeddedReader: StoryReading {
             throw error
         }
     }
+
+    // MARK: SocialReading
+
+    func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+        try answer("getCommentThread") { try queries.commentThread(subject: story, limit: limit, cursor: cursor, viewer: viewer, imageBase: "") }
+    }
+
+    func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+        let viewer = try signedIn("getNotifications")
+        return try answer("getNotifications") {
+            try queries.notifications(viewer: viewer, limit: limit, cursor: cursor, countOnly: countOnly, imageBase: "")
+        }
+    }
+
+    func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        let viewer = try signedIn("getMutes")
+        return try answer("getMutes") { try queries.mutes(viewer: viewer, limit: limit, cursor: cursor, imageBase: "") }
+    }
+
+    func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        let viewer = try signedIn("getBlocks")
+        return try answer("getBlocks") { try queries.blocks(viewer: viewer, limit: limit, cursor: cursor, imageBase: "") }
+    }
+
+    func relationships() async throws(HatkError) -> ViewerRelationships {
+        let viewer = try signedIn("relationships")
+        let stored = try answer("relationships") { try queries.relationships(of: viewer) }
+        return ViewerRelationships(muted: stored.muted, blocking: stored.blocking, blockedBy: stored.blockedBy)
+    }
+
+    func labelDefinitions() async throws(HatkError) -> [LabelDefinition] {
+        queries.describeLabels().definitions ?? []
+    }
+
+    /// The viewer, or hatk's refusal of a read that needs one.
+    func signedIn(_ endpoint: String) throws(HatkError) -> DID {
+        guard let viewer else { throw HatkError(kind: .http(status: 401, error: "Authentication required"), endpoint: endpoint) }
+        return viewer
+    }
 }

@@ -1,3 +1,4 @@
+import AuthServer
 import Backups
 import Foundation
 import Logging
@@ -95,6 +96,9 @@ public struct ServeConfiguration: Sendable {
     var forCommand = false
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
+    /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's
+    /// `oauth.clients`): another grain-stories using this household as its remote hatk, say.
+    public var registeredClients: [RegisteredClient] = []
 
     public init() {}
 

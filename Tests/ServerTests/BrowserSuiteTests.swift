@@ -10,6 +10,13 @@ struct BrowserSuiteTests {
     /// Runs every browser behaviour at one window size; the Python report is attached on failure.
     func runSuite(width: Int, height: Int) async throws {
         let app = try await LiveApp(storySeconds: 2)
+        try await runSuite(on: app, width: width, height: height)
+        await app.stop()
+    }
+
+    /// Runs the suite (or the listed classes of it) against `app`.
+    /// - Parameter remote: the front reads a remote hatk, so the clock the suite may move is not the stories' clock.
+    func runSuite(on app: LiveApp, width: Int, height: Int, classes: [String] = [], remote: Bool = false) async throws {
         var router = Router()
         router.on(.post, "/advance") { request in
             let hours = Double(request.query("hours") ?? "") ?? 0
@@ -31,6 +38,8 @@ struct BrowserSuiteTests {
         environment["WINDOW"] = "\(width)x\(height)"
         environment["DEMO_PHOTOS"] = demoPhotos
         environment["STORY_MS"] = "2000"
+        environment["SUITE"] = classes.joined(separator: ",")
+        environment["REMOTE"] = remote ? "1" : "0"
         process.environment = environment
         // The report goes to a file and the exit is awaited, so no cooperative thread blocks while the
         // live server (which runs on those threads) answers the browser.
@@ -46,7 +55,6 @@ struct BrowserSuiteTests {
         try log.close()
         let report = (try? String(contentsOf: reportURL, encoding: .utf8)) ?? ""
         await control.shutdown()
-        await app.stop()
         print(report)
         #expect(status == 0, "browser suite at \(width)×\(height) failed:\n\(report)")
         #expect(report.contains("\nOK"), "the suite did not finish:\n\(report)")
@@ -57,4 +65,13 @@ struct BrowserSuiteTests {
 
     @Test("every viewer, strip and kiosk behaviour holds in Chromium on a desktop (1440×900)")
     func desktop() async throws { try await runSuite(width: 1440, height: 900) }
+
+    @Test("warnings, favourites, comments, reports, mute and block, activity and previews hold against a remote hatk (390×844)")
+    func remote() async throws {
+        // The front reads and writes over HTTP with DPoP; another grain-stories' embedded backend stands in for hatk.
+        let (upstream, front) = try await RemoteSocialTests.pair(storySeconds: 2)
+        try await runSuite(on: front, width: 390, height: 844, classes: ["Social"], remote: true)
+        await front.stop()
+        await upstream.stop()
+    }
 }

@@ -5,26 +5,45 @@ import Lexicon
 
 /// What the script viewer and the kiosk read, and where seen marks are written.
 extension StoryPages {
-    /// `GET /api/stories/<actor>`: one author's active stories, with the visitor's seen marks.
+    /// `GET /api/stories/<actor>`: one author's visible stories, with the visitor's seen marks.
     func storiesData(_ context: RequestContext) async throws -> Response {
         let actor = try context.parameter("actor")
         guard let did = try await resolve(actor, context.reader) else {
             return errors.json("NotFound", "No one called \(actor) is here.", status: .notFound)
         }
+        let filter = await visibility.filter(for: context)
+        guard !filter.relationships.isBlocked(did.rawValue) else {
+            return errors.json("Blocked", "You and \(actor) have blocked each other, or one of you has.", status: .notFound)
+        }
         let stories = try await context.reader.stories(of: did)
-        guard
-            let data = AuthorStories.build(
-                stories, seen: try seen.state(for: context.viewer), viewer: context.viewer, from: context.query("from"),
-                now: context.now)
-        else { return errors.json("NotFound", "\(actor) has no stories from the last 24 hours.", status: .notFound) }
-        return json(data)
+        if let data = AuthorStories.build(
+            stories, seen: try seen.state(for: context.viewer), viewer: context.viewer, from: context.query("from"), now: context.now,
+            filter: filter)
+        {
+            return json(data)
+        }
+        // Someone with nothing to show (no live stories, or only hidden ones): the viewer skips them.
+        guard let profile = try await context.reader.profile(did.rawValue) else {
+            return errors.json("NotFound", "No one called \(actor) is here.", status: .notFound)
+        }
+        let tile = AuthorTile(profile: profile.profileView, storyCount: 0, href: SiteURL.profile(actor: profile.handle).path)
+        return json(AuthorStories(author: tile, items: [], start: 0))
     }
 
     /// `POST /api/seen` with `uri` and `csrf`: the script viewer's seen mark for a signed-in visitor. The time
-    /// kept is the story's own, read from the story, never what the request says.
+    /// kept is the story's own, read from the story, never what the request says. With `flush=1` (the page is
+    /// hiding) the visitor's waiting marks go to the upstream now.
     func markSeen(_ context: RequestContext) async throws -> Response {
-        guard let viewer = context.viewer else {
+        guard let session = context.session else {
             return errors.json("AuthRequired", "Sign in to keep seen stories on the server.", status: .unauthorized)
+        }
+        if seen.current == .unknown {
+            // Learn where marks go from the one read that tells (never by trying the method).
+            seen.observe(try await context.reader.storyAuthors(), signedIn: true)
+        }
+        if context.form["uri"] == nil, context.form["flush"] == "1" {
+            await seen.flush(session.did)
+            return Response(status: .noContent)
         }
         guard let uri = try? ATURI(context.form["uri"] ?? ""), uri.collection == StoryRecord.collection,
             DID.parse(uri.authority) != nil
@@ -32,18 +51,22 @@ extension StoryPages {
         guard let story = try await context.reader.story(uri), let created = UTCTime(iso8601: story.createdAt) else {
             return errors.json("NotFound", "That story does not exist.", status: .notFound)
         }
-        seen.mark(uri: uri, createdAt: created, account: viewer, now: context.now)
+        seen.mark(uri: uri, createdAt: created, session: session, now: context.now)
+        if context.form["flush"] == "1" { await seen.flush(session.did) }
         return Response(status: .noContent)
     }
 
     /// `GET /kiosk`: the lean-back display. Without scripts it still turns, by a timed refresh that only this
-    /// explicit kiosk page uses.
+    /// explicit kiosk page uses. Warned stories play only with `?warned=show`.
     func kiosk(_ context: RequestContext) async throws -> Response {
         let filter = KioskPage.authorFilter(context.query("authors"))
-        let slides = try await KioskPage.slides(reader: context.reader, authors: filter, now: context.now)
+        let showWarned = context.query("warned") == "show"
+        let slides = try await KioskPage.slides(
+            reader: context.reader, authors: filter, now: context.now, visibility: await visibility.filter(for: context),
+            showWarned: showWarned)
         let model = KioskPage.model(
             slides, index: Int(context.query("i") ?? "") ?? 0, authors: context.query("authors"),
-            refreshSeconds: Int(context.query("refresh") ?? ""), durationMs: settings.photoDurationMs)
+            refreshSeconds: Int(context.query("refresh") ?? ""), durationMs: settings.photoDurationMs, showWarned: showWarned)
         return try pages.render(
             "kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page",
             frameAncestors: settings.kioskFrameAncestors, context: context)
@@ -52,7 +75,10 @@ extension StoryPages {
     /// `GET /api/kiosk`: every active story of every (or every listed) author, for the kiosk script.
     func kioskData(_ context: RequestContext) async throws -> Response {
         let filter = KioskPage.authorFilter(context.query("authors"))
-        return json(KioskPage.Playlist(slides: try await KioskPage.slides(reader: context.reader, authors: filter, now: context.now)))
+        let slides = try await KioskPage.slides(
+            reader: context.reader, authors: filter, now: context.now, visibility: await visibility.filter(for: context),
+            showWarned: context.query("warned") == "show")
+        return json(KioskPage.Playlist(slides: slides))
     }
 
     func json<T: Encodable>(_ value: T) -> Response {

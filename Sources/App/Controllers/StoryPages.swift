@@ -6,7 +6,9 @@ import Lexicon
 /// Watching stories: the strip, the viewer's pages, profiles, the kiosk, and the JSON the scripts read.
 struct StoryPages: Sendable {
     let pages: PageRenderer
-    let seen: SeenMarks
+    let seen: SeenKeeper
+    let visibility: Visibility
+    let previews: PreviewImages
     let settings: FrontSettings
     /// Only asked whether the household still needs its owner (the first-run page).
     let household: (any HouseholdDirectory)?
@@ -16,27 +18,72 @@ struct StoryPages: Sendable {
     func home(_ context: RequestContext) async throws -> Response {
         // A fresh household without any account starts at the first-run page.
         if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
-        let model = try await HomePage.query(
-            context.reader, seen: try seen.state(for: context.viewer), viewer: context.viewer,
-            csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs)
-        return try pages.render("home", title: "Stories", model: model, scripts: ["js/viewer.js"], context: context)
+        let filter = await visibility.filter(for: context)
+        let authors = try await walk(context, filter)
+        let model = HomePage.model(
+            authors, seen: try seen.state(for: context.viewer), viewer: context.viewer,
+            csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs,
+            chrome: await chrome(context))
+        return try pages.render("home", title: "Stories", model: model, scripts: Self.viewerScripts, context: context)
     }
 
-    /// `/stories/<actor>`: picks the story to open (the first not yet seen) and redirects to its permalink.
+    /// The scripts of every page with the viewer: the favourite, comments and report layer first (it listens for the
+    /// stories the viewer shows, from the first one on), then the viewer.
+    static let viewerScripts = ["js/social.js", "js/viewer.js"]
+
+    /// The visitor's walk: authors with live stories, newest first, without those they muted or blocked (or who block
+    /// them). A signed-in answer also tells whether the upstream keeps Grain's viewed state.
+    func walk(_ context: RequestContext, _ filter: StoryFilter) async throws(HatkError) -> [StoryAuthor] {
+        let authors = try await context.reader.storyAuthors()
+        seen.observe(authors, signedIn: context.viewer != nil)
+        return filter.authors(authors)
+    }
+
+    /// What the viewer offers: the report reasons from the upstream's labels, and the visitor's token.
+    func chrome(_ context: RequestContext) async -> StoryPage.Chrome {
+        let labels = await visibility.labels.current()
+        return StoryPage.Chrome(
+            signedIn: context.viewer != nil, csrf: context.session == nil ? nil : context.csrf.value,
+            loginHref: SiteURL.login.with([("next", SiteURL.localPath(context.request.path))]),
+            reasons: ReportReason.from(labels.definitions))
+    }
+
+    /// `/stories/<actor>`: picks the story to open (the first not yet seen) and redirects to its permalink. An author
+    /// with nothing left to show (all hidden, or only hide-labelled stories counted by the strip) is skipped for the
+    /// next one in the walk, so following the strip never lands on a blank page.
     func stories(_ context: RequestContext) async throws -> Response {
         let actor = try context.parameter("actor")
         guard let did = try await resolve(actor, context.reader) else {
             return errors.notFound("No one called \(actor) is here.", context: context)
         }
-        let stories = try await context.reader.stories(of: did)
-        let start = try seen.state(for: context.viewer).startIndex(in: stories)
+        let filter = await visibility.filter(for: context)
+        let state = try seen.state(for: context.viewer)
         let last = context.query("at") == "last"
-        guard let chosen = last ? stories.last : (stories.indices.contains(start) ? stories[start] : nil) else {
-            return errors.notFound("\(actor) has no stories from the last 24 hours.", context: context)
+        let from = SiteURL.localPath(context.query("from"))
+        var current = did
+        var order: [String]?
+        for _ in 0..<Self.maxSkips {
+            let stories = filter.visible(try await context.reader.stories(of: current))
+            let start = state.startIndex(in: stories)
+            if let chosen = last ? stories.last : (stories.indices.contains(start) ? stories[start] : nil) {
+                let target = SiteURL.story(did: current.rawValue, rkey: chosen.rkey)
+                return .redirect(to: target.with([("from", from)]), status: .found)
+            }
+            // Nothing to show here: the next author in the walk (the previous one when walking back).
+            if order == nil { order = state.ordered(try await walk(context, filter)).map(\.profile.did) }
+            guard let order, let position = order.firstIndex(of: current.rawValue) else { break }
+            let neighbour = last ? position - 1 : position + 1
+            guard order.indices.contains(neighbour), let next = DID.parse(order[neighbour]) else {
+                // Walked past the end of the strip: back where the walk started.
+                return .redirect(to: from ?? SiteURL.home.path, status: .found)
+            }
+            current = next
         }
-        let target = SiteURL.story(did: did.rawValue, rkey: chosen.rkey)
-        return .redirect(to: target.with([("from", SiteURL.localPath(context.query("from")))]), status: .found)
+        return errors.notFound("\(actor) has no stories from the last 24 hours.", context: context)
     }
+
+    /// Authors tried in a row before giving up, when many have nothing to show.
+    static let maxSkips = 20
 
     /// `/profile/<did>/story/<rkey>`: one story, with links that walk the visitor's strip order.
     func story(_ context: RequestContext) async throws -> Response {
@@ -49,19 +96,25 @@ struct StoryPages: Sendable {
             // Grain's permalinks name a DID; a handle is accepted and redirected to the canonical form.
             return .redirect(to: SiteURL.story(did: did.rawValue, rkey: rkey).path, status: .movedPermanently)
         }
+        let filter = await visibility.filter(for: context)
+        if filter.relationships.isBlocked(did.rawValue) { return blockedPage(did, context: context) }
+        async let authorsCall = walk(context, filter)
+        async let storiesCall = context.reader.stories(of: did)
+        let (authors, stories) = (try await authorsCall, try await storiesCall)
         guard
             var model = try await StoryPage.query(
-                did: did, rkey: rkey, from: context.query("from"), reader: context.reader,
+                did: did, rkey: rkey, from: context.query("from"), authors: authors, stories: stories, reader: context.reader,
                 seen: try seen.state(for: context.viewer), viewer: context.viewer, durationMs: settings.photoDurationMs,
-                now: context.now)
+                now: context.now, filter: filter, revealed: context.query("show") == "1")
         else { return errors.notFound("This story does not exist, or it was deleted.", context: context) }
-        if let viewer = context.viewer {
+        model.chrome = await chrome(context)
+        if let session = context.session {
             model.csrf = context.csrf.value
             model.deleteDialog = model.item.deleteHref != nil
             // Served means seen, so the strip is right even for visitors without scripts.
-            seen.mark(model.item, account: viewer, now: context.now)
+            seen.mark(model.item, session: session, now: context.now)
         }
-        if context.viewer == did.rawValue {
+        if context.viewer == did.rawValue, settings.canCrossPost {
             switch context.query("posted") {
             case "bluesky": model.notice = "Posted to your story and to Bluesky."
             case "bluesky-failed": model.notice = "Your story is posted, but the Bluesky post failed. You can share the link yourself."
@@ -69,19 +122,29 @@ struct StoryPages: Sendable {
             }
         }
         return try pages.render(
-            "story", title: "\(model.author.name)’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page",
+            "story", title: "\(model.author.name)’s story", model: model, scripts: Self.viewerScripts, bodyClass: "viewer-page",
+            meta: StoryPage.linkPreview(model, origin: context.origin), context: context)
+    }
+
+    /// What a visitor sees of an account blocked either way.
+    func blockedPage(_ did: DID, context: RequestContext) -> Response {
+        errors.page(
+            status: .notFound, heading: "Not available",
+            message: "You and this account have blocked each other’s stories, or one of you has. Blocks are listed on your Muted and blocked page.",
             context: context)
     }
 
     /// `/profile/<actor>`: who someone is, a ringed avatar when they have stories, and their archive.
     func profile(_ context: RequestContext) async throws -> Response {
         let actor = try context.parameter("actor")
+        let filter = await visibility.filter(for: context)
         guard
             let model = try await ProfilePage.query(
                 actor: actor, reader: context.reader, seen: try seen.state(for: context.viewer), viewer: context.viewer,
-                csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs, now: context.now)
+                csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs, now: context.now,
+                filter: filter, chrome: await chrome(context))
         else { return errors.notFound("No one called \(actor) is here.", context: context) }
-        return try pages.render("profile", title: model.author.name, model: model, scripts: ["js/viewer.js"], context: context)
+        return try pages.render("profile", title: model.author.name, model: model, scripts: Self.viewerScripts, context: context)
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.

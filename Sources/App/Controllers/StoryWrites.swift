@@ -24,6 +24,11 @@ struct StoryWrites: Sendable {
     let uploads: String
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
+    /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
+    /// household has no Bluesky, so the form does not offer it.
+    let canCrossPost: Bool
+    /// Which of one's own stories show blurred on the delete step.
+    let labels: LabelPolicies
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -34,6 +39,11 @@ struct StoryWrites: Sendable {
         var csrf: String
         var handle: String
         var error: String?
+        var canCrossPost: Bool
+        /// After posting a story its labels hide from everyone: where it went, in words.
+        var postedHidden: String?
+        /// And how to take it back: it shows nowhere, so nowhere else offers Delete.
+        var hiddenDeleteHref: String?
         /// The formats the server reads, for the file field's label.
         var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
     }
@@ -45,13 +55,28 @@ struct StoryWrites: Sendable {
     /// `GET /create`.
     func createForm(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        return try form(context, session, error: nil)
+        let hidden = context.query("posted") == "hidden"
+        var model = model(context, session, error: nil)
+        if hidden {
+            model.postedHidden = "Your story is posted, but its label hides it: Grain shows it to nobody, you included."
+            model.hiddenDeleteHref = context.query("story").flatMap { RecordKey.isValid($0) ? $0 : nil }.map {
+                SiteURL.deleteStory(did: session.did, rkey: $0).with([("hidden", "1")])
+            }
+        }
+        return try render(model, context)
+    }
+
+    func model(_ context: RequestContext, _ session: BrowserSession, error: String?) -> CreateModel {
+        CreateModel(csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost)
+    }
+
+    func render(_ model: CreateModel, _ context: RequestContext, status: HTTPStatus = .ok) throws -> Response {
+        try pages.render(
+            "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
     }
 
     func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
-        try pages.render(
-            "create", title: "New story", model: CreateModel(csrf: context.csrf.value, handle: session.handle, error: error),
-            status: status, scripts: ["js/create.js"], form: true, context: context)
+        try render(model(context, session, error: error), context, status: status)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
@@ -76,7 +101,7 @@ struct StoryWrites: Sendable {
         }
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
-            labels: context.form.values("labels"), crossPost: context.form["crossPost"] != nil)
+            labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
@@ -118,6 +143,10 @@ struct StoryWrites: Sendable {
             throw error
         }
         pageCache.removeAll()
+        // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
+        if await labels.current().policy.resolve(values: choices.labels).action == .hide {
+            return .redirect(to: SiteURL.create.with([("posted", "hidden"), ("story", published.uri.rkey)]))
+        }
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
         switch published.crossPosted {
         case nil: return .redirect(to: story.path)
@@ -167,7 +196,8 @@ struct StoryWrites: Sendable {
         var csrf: String
         var action: String
         var cancelHref: String
-        var imageURL: String
+        /// nil for a story nobody is shown (its labels hide it): there is nothing to picture.
+        var imageURL: String?
         var alt: String
     }
 
@@ -178,12 +208,20 @@ struct StoryWrites: Sendable {
         let story = SiteURL.story(did: did, rkey: rkey)
         guard let session = context.session else { return signInRedirect(next: story.path) }
         guard session.did == did else { throw HTTPError(.forbidden, "You can only delete your own stories.") }
-        guard let parsed = DID.parse(did), RecordKey.isValid(rkey),
-            let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
-        else { return errors.notFound("This story does not exist, or it was already deleted.", context: context) }
+        guard let parsed = DID.parse(did), RecordKey.isValid(rkey) else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let view = try await context.reader.story(ATURI(authority: parsed.rawValue, collection: StoryRecord.collection, rkey: rkey))
+        // A story no query serves (its labels hide it) can still be deleted by its author, from the link the create
+        // form gave them; it is pictured nowhere, here included.
+        guard view != nil || context.query("hidden") == "1" else {
+            return errors.notFound("This story does not exist, or it was already deleted.", context: context)
+        }
+        let policy = await labels.current().policy
         let model = DeleteModel(
-            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path, cancelHref: story.path,
-            imageURL: view.thumb, alt: "The story you are about to delete")
+            csrf: context.csrf.value, action: SiteURL.deleteStory(did: did, rkey: rkey).path,
+            cancelHref: view == nil ? SiteURL.home.path : story.path,
+            imageURL: view.map { StoryItem.thumb($0, decision: policy.resolve($0)) }, alt: "The story you are about to delete")
         return try pages.render("delete", title: "Delete story", model: model, form: true, context: context)
     }
 

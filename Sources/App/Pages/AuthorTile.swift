@@ -16,6 +16,9 @@ struct AuthorTile: Encodable, Equatable {
     var latestAt: String?
     /// The accessible name of the strip link: who, and whether anything is new.
     var label: String
+    /// Where the viewer's menu mutes or blocks this author (POST forms).
+    var muteHref: String
+    var blockHref: String
     /// Loaded only when scrolled near: tiles past the first screen (a network's strip can list every author).
     var lazy = false
 
@@ -30,5 +33,7 @@ struct AuthorTile: Encodable, Equatable {
         self.seen = seen
         self.latestAt = latestAt
         label = "\(profile.name), \(storyCount) \(storyCount == 1 ? "story" : "stories"), \(seen ? "seen" : "new")"
+        muteHref = SiteURL.mute(actor: profile.did).path
+        blockHref = SiteURL.block(actor: profile.did).path
     }
 }

@@ -22,11 +22,12 @@ enum HomePage {
         var shell: StoryPage.Model
     }
 
-    static func query(
-        _ reader: any StoryReading, seen: SeenState, viewer: String?, csrf: String? = nil,
-        durationMs: Int = StoryPage.photoDuration * 1000
-    ) async throws(HatkError) -> Model {
-        let authors = seen.ordered(try await reader.storyAuthors())
+    /// - Parameter authors: the visitor's walk, newest first, with muted and blocked authors already left out.
+    static func model(
+        _ authors: [StoryAuthor], seen: SeenState, viewer: String?, csrf: String? = nil,
+        durationMs: Int = StoryPage.photoDuration * 1000, chrome: StoryPage.Chrome = .anonymous
+    ) -> Model {
+        let authors = seen.ordered(authors)
         let mine = authors.first { $0.profile.did == viewer }
         let tile = { (author: StoryAuthor) in
             AuthorTile(
@@ -44,6 +45,6 @@ enum HomePage {
                 return made
             },
             signedIn: viewer != nil, durationMs: durationMs,
-            shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil))
+            shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil, chrome: chrome))
     }
 }

@@ -3,10 +3,25 @@ import Lexicon
 
 /// One story as the viewer shows it, in the page and in the JSON the script viewer reads.
 struct StoryItem: Encodable, Equatable {
+    /// Why a story opens behind a bar: what its labels say, in words.
+    struct Warning: Encodable, Equatable {
+        /// The label value (`nudity`).
+        var label: String
+        /// What the bar says (`Nudity`).
+        var name: String
+        /// True when the warning covers the content, not only the picture.
+        var content: Bool
+    }
+
     var uri: String
+    var cid: String
     var rkey: String
+    /// The author's DID.
+    var did: String
     /// The story's own page (Grain's permalink path), carrying where Close leads.
     var href: String
+    /// What is shown first: the photo, or for a warned story its blurred stand-in. The photo of a warned story is
+    /// only in `reveal`, which nothing fetches before the person asks (no preload, no `src`).
     var image: String
     var width: Int
     var height: Int
@@ -21,14 +36,38 @@ struct StoryItem: Encodable, Equatable {
     var expired: Bool
     /// Set for the signed-in author's own stories.
     var deleteHref: String?
+    /// Set while the story is behind its warning.
+    var warning: Warning?
+    /// The photo of a warned story, for the script's Show button.
+    var reveal: String?
+    /// The page again with the photo shown, for the Show link without scripts.
+    var revealHref: String?
+    /// A label shown beside the story (a badge-level label, or the warning of a story the person chose to see).
+    var badge: String?
+    /// The visitor's favourite record of this story (`viewer.fav`), to take it back.
+    var fav: String?
+    var favHref: String
+    var commentCount: Int
+    var commentsHref: String
+    var commentsData: String
+    /// Reporting this story, and its author.
+    var reportHref: String
+    var reportAuthorHref: String
 
-    init(_ story: StoryView, index: Int, count: Int, href: String, seen: Bool, mine: Bool, now: UTCTime) {
+    init(
+        _ story: StoryView, index: Int, count: Int, href: String, seen: Bool, mine: Bool, now: UTCTime,
+        decision: LabelDecision = .none, revealed: Bool = false
+    ) {
         let created = UTCTime(iso8601: story.createdAt) ?? now
         let place = story.locationDisplay ?? LocationDisplay.format(location: story.location, address: story.address)
         var alt = "Photo by \(story.creator.name), \(RelativeTime.long(created, now: now))"
         if let place { alt += ", \(place)" }
+        let did = story.creator.did
+        let rkey = story.rkey
         uri = story.uri
-        rkey = story.rkey
+        cid = story.cid
+        self.rkey = rkey
+        self.did = did
         self.href = href
         image = story.fullsize
         width = story.aspectRatio.width
@@ -40,7 +79,41 @@ struct StoryItem: Encodable, Equatable {
         label = "Story \(index + 1) of \(count)"
         self.seen = seen
         expired = StoryRecord.isExpired(createdAt: created, now: now)
-        deleteHref = mine ? SiteURL.deleteStory(did: story.creator.did, rkey: story.rkey).path : nil
+        deleteHref = mine ? SiteURL.deleteStory(did: did, rkey: rkey).path : nil
+        switch decision.action {
+        case .warnMedia, .warnContent:
+            if revealed {
+                badge = decision.name
+            } else {
+                warning = Warning(label: decision.label, name: decision.name, content: decision.action == .warnContent)
+                reveal = story.fullsize
+                image = SiteURL.storyBlurred(did: did, rkey: rkey).path
+                alt = "Hidden photo (\(decision.name)), by \(story.creator.name), \(RelativeTime.long(created, now: now))"
+                revealHref = Self.adding(("show", "1"), to: href.isEmpty ? SiteURL.story(did: did, rkey: rkey).path : href)
+            }
+        case .badge: badge = decision.name
+        case .none, .hide: break
+        }
+        fav = story.viewer?.fav
+        favHref = SiteURL.favorite(did: did, rkey: rkey).path
+        commentCount = story.commentCount ?? 0
+        commentsHref = SiteURL.comments(did: did, rkey: rkey).path
+        commentsData = SiteURL.commentsData(did: did, rkey: rkey).path
+        reportHref = SiteURL.report.with([("story", story.uri)])
+        reportAuthorHref = SiteURL.report.with([("actor", did)])
+    }
+
+    /// The thumbnail a grid shows for this story: its blurred stand-in while it is behind a warning.
+    static func thumb(_ story: StoryView, decision: LabelDecision) -> String {
+        switch decision.action {
+        case .warnMedia, .warnContent: SiteURL.storyBlurred(did: story.creator.did, rkey: story.rkey).path
+        default: story.thumb
+        }
+    }
+
+    /// `link` with one more query item.
+    static func adding(_ item: (String, String), to link: String) -> String {
+        link + (link.contains("?") ? "&" : "?") + item.0 + "=" + SiteURL.queryComponent(item.1)
     }
 }
 
@@ -60,16 +133,18 @@ struct AuthorStories: Encodable, Equatable {
     /// Where reopening starts: the first story not yet seen.
     var start: Int
 
+    /// The author's visible stories as the viewer shows them; nil when none may be shown.
     static func build(
-        _ stories: [StoryView], seen: SeenState, viewer: String?, from: String?, now: UTCTime
+        _ stories: [StoryView], seen: SeenState, viewer: String?, from: String?, now: UTCTime, filter: StoryFilter = .anonymous
     ) -> AuthorStories? {
+        let stories = filter.visible(stories)
         guard let first = stories.first else { return nil }
         let carry = SiteURL.localPath(from)
         let items = stories.enumerated().map { i, story in
             StoryItem(
                 story, index: i, count: stories.count,
                 href: SiteURL.story(did: story.creator.did, rkey: story.rkey).with([("from", carry)]),
-                seen: seen.hasSeen(story), mine: viewer == story.creator.did, now: now)
+                seen: seen.hasSeen(story), mine: viewer == story.creator.did, now: now, decision: filter.decision(story))
         }
         let profile = SiteURL.profile(actor: first.creator.handle).path
         return AuthorStories(

@@ -31,6 +31,13 @@ public struct PageRenderer: Sendable {
             ?? Response.text(error.message, status: error.status)
     }
 
+    /// A `<meta>` element of the page's head: Open Graph (`property`) and Twitter card (`name`) tags.
+    struct Meta: Encodable, Equatable {
+        var property: String?
+        var name: String?
+        var content: String
+    }
+
     /// The fields every page's layout reads besides the page model itself.
     struct Layout: Encodable {
         var title: String
@@ -46,17 +53,23 @@ public struct PageRenderer: Sendable {
         var loginHref = SiteURL.login.path
         var logoutHref = SiteURL.logout.path
         var createHref = SiteURL.create.path
+        var activityHref = SiteURL.activity.path
+        var mutedHref = SiteURL.muted.path
+        /// Favourites and comments the signed-in person has not looked at yet; nil shows no count.
+        var activityCount: Int?
+        var meta: [Meta]
     }
 
     func render<Model: Encodable>(
         _ template: String, title: String, model: Model, status: HTTPStatus = .ok, scripts: [String] = [],
-        bodyClass: String = "", frameAncestors: [String] = [], form: Bool = false, context: RequestContext?
+        bodyClass: String = "", frameAncestors: [String] = [], form: Bool = false, meta: [Meta] = [], context: RequestContext?
     ) throws -> Response {
         let nonce = SecureRandom.token(byteCount: 16)
         let layout = Layout(
             title: title, nonce: nonce, stylesheet: assets.url(for: "css/app.css"),
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
-            csrf: context?.session == nil ? nil : context?.csrf.value)
+            csrf: context?.session == nil ? nil : context?.csrf.value,
+            activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta)
         guard case .dictionary(var values) = try TemplateValue(encoding: layout) else {
             preconditionFailure("a struct always encodes to a dictionary")
         }

@@ -22,6 +22,8 @@ struct RequestContext: Sendable {
     let reader: any StoryReading
     /// The submitted form of a POST (empty for other methods).
     var form: FormFields = .empty
+    /// Favourites and comments on the signed-in visitor's stories they have not looked at, for the header.
+    var activityCount: Int?
 
     /// The signed-in visitor's DID.
     var viewer: String? { session?.did }

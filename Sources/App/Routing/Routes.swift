@@ -29,8 +29,11 @@ struct Controllers: Sendable {
     let pages: StoryPages
     let signIn: SignInController
     let writes: StoryWrites
+    let social: SocialController
     /// Absent against a remote hatk, whose accounts live there.
     let household: HouseholdController?
+    /// The owner's review of reports; absent against a remote hatk, whose operators moderate there.
+    let moderation: ModerationController?
     /// The owner's `/admin` page; absent with the household.
     let admin: AdminController?
     let operations: OperationsController
@@ -63,7 +66,26 @@ struct Controllers: Sendable {
                 handler: writes.inspectPhoto),
             Route(method: .get, kind: .deleteStory, handler: writes.deleteConfirm),
             Route(method: .post, kind: .deleteStory, bodyLimit: 4096, handler: writes.deleteStory),
+            Route(method: .get, kind: .storyPreview, cached: true, handler: pages.preview),
+            Route(method: .get, kind: .storyBlurred, cached: true, handler: pages.blurred),
+            Route(method: .post, kind: .favorite, bodyLimit: 4096, handler: social.favorite),
+            Route(method: .get, kind: .comments, handler: social.commentsPage),
+            Route(method: .post, kind: .comments, bodyLimit: 16384, handler: social.postComment),
+            Route(method: .post, kind: .deleteComment, bodyLimit: 4096, handler: social.deleteComment),
+            Route(method: .get, kind: .commentsData, group: .api, handler: social.commentsData),
+            Route(method: .get, kind: .report, handler: social.reportForm),
+            Route(method: .post, kind: .report, bodyLimit: 16384, handler: social.report),
+            Route(method: .post, kind: .mute, bodyLimit: 4096, handler: social.mute),
+            Route(method: .post, kind: .block, bodyLimit: 4096, handler: social.block),
+            Route(method: .get, kind: .muted, handler: social.mutedPage),
+            Route(method: .get, kind: .activity, handler: social.activityPage),
         ]
+        if let moderation {
+            routes += [
+                Route(method: .get, kind: .adminReports, handler: moderation.reports),
+                Route(method: .post, kind: .adminReports, bodyLimit: 4096, handler: moderation.resolve),
+            ]
+        }
         if let household {
             routes += [
                 Route(method: .get, kind: .welcome, handler: household.welcome),

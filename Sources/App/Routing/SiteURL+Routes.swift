@@ -3,7 +3,9 @@ extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
         case home, stories, story, profile, create, createInspect, healthz, readyz, metrics, login, logout, authCallback, clientMetadata
-        case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join, admin
+        case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
+        case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
+        case adminReports, admin
     }
 
     var kind: Kind {
@@ -29,6 +31,18 @@ extension SiteURL {
         case .welcome: .welcome
         case .invite: .invite
         case .join: .join
+        case .favorite: .favorite
+        case .comments: .comments
+        case .deleteComment: .deleteComment
+        case .commentsData: .commentsData
+        case .storyPreview: .storyPreview
+        case .storyBlurred: .storyBlurred
+        case .report: .report
+        case .mute: .mute
+        case .block: .block
+        case .muted: .muted
+        case .activity: .activity
+        case .adminReports: .adminReports
         case .admin: .admin
         }
     }
@@ -59,6 +73,18 @@ extension SiteURL.Kind {
         case .welcome: "/welcome"
         case .invite: "/invite"
         case .join: "/join/:token"
+        case .favorite: "/profile/:did/story/:rkey/favorite"
+        case .comments: "/profile/:did/story/:rkey/comments"
+        case .deleteComment: "/profile/:did/story/:rkey/comments/delete"
+        case .commentsData: "/api/comments/:did/:rkey"
+        case .storyPreview: "/profile/:did/story/:rkey/preview.jpg"
+        case .storyBlurred: "/profile/:did/story/:rkey/blurred.jpg"
+        case .report: "/report"
+        case .mute: "/profile/:actor/mute"
+        case .block: "/profile/:actor/block"
+        case .muted: "/muted"
+        case .activity: "/activity"
+        case .adminReports: "/admin/reports"
         case .admin: "/admin"
         }
     }
@@ -87,6 +113,18 @@ extension SiteURL.Kind {
         case .welcome: .welcome
         case .invite: .invite
         case .join: .join(token: "abc")
+        case .favorite: .favorite(did: "did:plc:abc", rkey: "3kxyz")
+        case .comments: .comments(did: "did:plc:abc", rkey: "3kxyz")
+        case .deleteComment: .deleteComment(did: "did:plc:abc", rkey: "3kxyz")
+        case .commentsData: .commentsData(did: "did:plc:abc", rkey: "3kxyz")
+        case .storyPreview: .storyPreview(did: "did:plc:abc", rkey: "3kxyz")
+        case .storyBlurred: .storyBlurred(did: "did:plc:abc", rkey: "3kxyz")
+        case .report: .report
+        case .mute: .mute(actor: "did:plc:abc")
+        case .block: .block(actor: "did:plc:abc")
+        case .muted: .muted
+        case .activity: .activity
+        case .adminReports: .adminReports
         case .admin: .admin
         }
     }

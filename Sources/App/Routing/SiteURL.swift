@@ -36,6 +36,30 @@ public enum SiteURL: Sendable, Equatable {
     case invite
     /// An invitation link.
     case join(token: String)
+    /// Favourites a story, or takes the favourite back (POST).
+    case favorite(did: String, rkey: String)
+    /// A story's comments: the page without scripts (GET) and the form that adds one (POST).
+    case comments(did: String, rkey: String)
+    /// Deletes one of the visitor's comments on a story (POST).
+    case deleteComment(did: String, rkey: String)
+    /// A story's comments as JSON, a page at a time, for the viewer's comments panel.
+    case commentsData(did: String, rkey: String)
+    /// The link preview of a story's permalink: 1200 × 630, blurred when the story carries a warning.
+    case storyPreview(did: String, rkey: String)
+    /// The blurred stand-in of a warned story's photo.
+    case storyBlurred(did: String, rkey: String)
+    /// Reporting a story (`?story=`) or an account (`?actor=`): the form (GET) and the report (POST).
+    case report
+    /// Mutes an account, or unmutes it (POST).
+    case mute(actor: String)
+    /// Blocks an account, or unblocks it (POST).
+    case block(actor: String)
+    /// Whom the visitor muted or blocks, with undo.
+    case muted
+    /// Who favourited or commented on the visitor's stories.
+    case activity
+    /// The household owner's review of reports (embedded household only).
+    case adminReports
     /// The owner's administration of members and invitations.
     case admin
 
@@ -63,6 +87,18 @@ public enum SiteURL: Sendable, Equatable {
         case .welcome: return "/welcome"
         case .invite: return "/invite"
         case .join(let token): return "/join/" + Self.segment(token)
+        case .favorite(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/favorite"
+        case .comments(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/comments"
+        case .deleteComment(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/comments/delete"
+        case .commentsData(let did, let rkey): return "/api/comments/" + Self.segment(did) + "/" + Self.segment(rkey)
+        case .storyPreview(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/preview.jpg"
+        case .storyBlurred(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/blurred.jpg"
+        case .report: return "/report"
+        case .mute(let actor): return SiteURL.profile(actor: actor).path + "/mute"
+        case .block(let actor): return SiteURL.profile(actor: actor).path + "/block"
+        case .muted: return "/muted"
+        case .activity: return "/activity"
+        case .adminReports: return "/admin/reports"
         case .admin: return "/admin"
         }
     }

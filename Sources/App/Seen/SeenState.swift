@@ -5,6 +5,9 @@ import Lexicon
 ///
 /// An author counts as seen once their newest story has been seen (iOS Grain's rule): a new story
 /// makes them unseen again, and jumping to the last segment is a deliberate "seen".
+///
+/// The marks here are the front's own (its store, or marks not yet sent upstream); an upstream with Grain's viewed
+/// state adds its own through the views (`viewer.viewed`, `unviewedCount`, `lastViewedAt`), and either counts.
 struct SeenState: Sendable, Equatable {
     var uris: Set<String> = []
     /// Author DID → creation time of the newest of their stories this account has seen.
@@ -12,13 +15,14 @@ struct SeenState: Sendable, Equatable {
 
     static let none = SeenState()
 
-    func hasSeen(_ story: StoryView) -> Bool { uris.contains(story.uri) }
+    func hasSeen(_ story: StoryView) -> Bool { story.viewer?.viewed == true || uris.contains(story.uri) }
 
-    /// True when the author's newest active story (`latestAt`) has been seen.
+    /// True when the author's newest active story (`latestAt`) has been seen, or the upstream counts nothing unviewed.
     func hasSeenAll(of author: StoryAuthor) -> Bool {
-        guard let newest = newestSeen[author.profile.did], let latest = UTCTime(iso8601: author.latestAt) else {
-            return false
-        }
+        if author.unviewedCount == 0 { return true }
+        guard let latest = UTCTime(iso8601: author.latestAt) else { return false }
+        let upstream = author.lastViewedAt.flatMap(UTCTime.init(iso8601:))
+        guard let newest = [newestSeen[author.profile.did], upstream].compactMap({ $0 }).max() else { return false }
         return !(newest < latest)
     }
 

@@ -7,6 +7,8 @@ import Synchronization
 @testable import App
 
 /// A story source held in memory: authors and their stories, answering as any viewer, and counting who asked.
+/// Social state (comments, notifications, mutes and blocks, label definitions, viewed state) is kept per viewer the
+/// way an upstream would answer it, so the front's filtering and feature detection can be checked.
 final class FakeStories: StorySource, StoryReading {
     struct Content {
         var authors: [StoryAuthor] = []
@@ -16,13 +18,31 @@ final class FakeStories: StorySource, StoryReading {
         var viewers: [String?] = []
         /// Set to make every read fail as an unreachable upstream would.
         var failure: HatkError?
+        /// Comments by story URI, oldest first.
+        var comments: [String: [CommentView]] = [:]
+        /// Notifications by the DID they are for, newest first.
+        var notifications: [String: [NotificationItem]] = [:]
+        /// Whom each viewer muted or blocks (or is blocked by).
+        var relationships: [String: ViewerRelationships] = [:]
+        /// `describeLabels`' answer; nil answers like a hatk without the method (not JSON).
+        var labels: [LabelDefinition]? = LabelDefinition.grain
+        /// How many times label definitions were asked for.
+        var labelReads = 0
+        /// Answer like an upstream with Grain's viewed state: `unviewedCount` for signed-in readers.
+        var viewedState = false
+        /// Story URIs each viewer has viewed (upstream viewed state).
+        var viewed: [String: Set<String>] = [:]
+        /// Methods answered like a hatk that lacks them (HTML instead of JSON).
+        var unsupported: Set<String> = []
+        /// Leave muted and blocked authors out of `getStoryAuthors`, as hatk does; off, only the front filters.
+        var stripFiltered = true
     }
 
     let content = Mutex(Content())
 
     func reader(for viewer: StoryViewer?) -> any StoryReading {
         content.withLock { $0.viewers.append(viewer?.did.rawValue) }
-        return self
+        return Reader(fake: self, viewer: viewer?.did.rawValue)
     }
 
     /// Adds an author with `count` stories, the newest `minutesAgo` before `now`.
@@ -49,32 +69,157 @@ final class FakeStories: StorySource, StoryReading {
         return did
     }
 
-    private func check() throws(HatkError) {
-        if let failure = content.withLock({ $0.failure }) { throw failure }
+    /// Changes one of an author's stories (labels, favourite, comment count…).
+    func update(_ did: DID, story index: Int, _ change: (inout StoryView) -> Void) {
+        content.withLock { content in
+            guard var stories = content.stories[did.rawValue], stories.indices.contains(index) else { return }
+            change(&stories[index])
+            content.stories[did.rawValue] = stories
+        }
     }
 
-    func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
-        try check()
-        return content.withLock { $0.authors }
+    /// The story at `index` of an author.
+    func story(_ did: DID, _ index: Int) -> StoryView {
+        content.withLock { $0.stories[did.rawValue]![index] }
     }
 
-    func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
-        try check()
-        return content.withLock { $0.stories[actor.rawValue] ?? [] }
-    }
-
-    func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
-        try check()
-        return content.withLock { $0.stories[uri.authority]?.first { $0.uri == uri.description } }
-    }
-
+    // The anonymous reads.
+    func storyAuthors() async throws(HatkError) -> [StoryAuthor] { try await Reader(fake: self, viewer: nil).storyAuthors() }
+    func stories(of actor: DID) async throws(HatkError) -> [StoryView] { try await Reader(fake: self, viewer: nil).stories(of: actor) }
+    func story(_ uri: ATURI) async throws(HatkError) -> StoryView? { try await Reader(fake: self, viewer: nil).story(uri) }
     func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
-        try check()
-        return StoriesOutput(stories: content.withLock { Array(($0.stories[actor.rawValue] ?? []).reversed().prefix(limit)) })
+        try await Reader(fake: self, viewer: nil).storyArchive(of: actor, limit: limit, cursor: cursor)
     }
+    func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? { try await Reader(fake: self, viewer: nil).profile(actor) }
+    func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+        try await Reader(fake: self, viewer: nil).commentThread(on: story, limit: limit, cursor: cursor)
+    }
+    func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+        try await Reader(fake: self, viewer: nil).notifications(limit: limit, cursor: cursor, countOnly: countOnly)
+    }
+    func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        try await Reader(fake: self, viewer: nil).mutes(limit: limit, cursor: cursor)
+    }
+    func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        try await Reader(fake: self, viewer: nil).blocks(limit: limit, cursor: cursor)
+    }
+    func relationships() async throws(HatkError) -> ViewerRelationships { try await Reader(fake: self, viewer: nil).relationships() }
+    func labelDefinitions() async throws(HatkError) -> [LabelDefinition] { try await Reader(fake: self, viewer: nil).labelDefinitions() }
 
-    func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {
-        try check()
-        return content.withLock { $0.profiles[actor] }
+    /// The fake as one viewer sees it.
+    struct Reader: StoryReading {
+        let fake: FakeStories
+        let viewer: String?
+
+        func check(_ method: String) throws(HatkError) {
+            let (failure, unsupported) = fake.content.withLock { ($0.failure, $0.unsupported.contains(method)) }
+            if let failure { throw failure }
+            if unsupported { throw HatkError(kind: .notJSON(status: 200, contentType: "text/html"), endpoint: method) }
+        }
+
+        func signedIn(_ method: String) throws(HatkError) -> String {
+            guard let viewer else { throw HatkError(kind: .http(status: 401, error: "Authentication required"), endpoint: method) }
+            return viewer
+        }
+
+        func viewed(_ story: StoryView, _ content: FakeStories.Content) -> StoryView {
+            guard content.viewedState, let viewer, content.viewed[viewer]?.contains(story.uri) == true else { return story }
+            var story = story
+            story.viewer = StoryViewerState(fav: story.viewer?.fav, viewed: true)
+            return story
+        }
+
+        func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
+            try check("getStoryAuthors")
+            return fake.content.withLock { content in
+                // Like hatk: the strip leaves out authors the viewer muted or blocked (either way).
+                let hidden = content.stripFiltered ? viewer.flatMap { content.relationships[$0]?.hiddenAuthors } ?? [] : []
+                return content.authors.filter { !hidden.contains($0.profile.did) }.map { author in
+                    guard content.viewedState, let viewer else { return author }
+                    var author = author
+                    let stories = content.stories[author.profile.did] ?? []
+                    let seen = stories.filter { content.viewed[viewer]?.contains($0.uri) == true }
+                    author.unviewedCount = stories.count - seen.count
+                    author.lastViewedAt = seen.last?.createdAt
+                    return author
+                }
+            }
+        }
+
+        func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
+            try check("getStories")
+            return fake.content.withLock { content in (content.stories[actor.rawValue] ?? []).map { viewed($0, content) } }
+        }
+
+        func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
+            try check("getStory")
+            return fake.content.withLock { content in
+                content.stories[uri.authority]?.first { $0.uri == uri.description }.map { viewed($0, content) }
+            }
+        }
+
+        func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
+            try check("getStoryArchive")
+            return StoriesOutput(stories: fake.content.withLock { Array(($0.stories[actor.rawValue] ?? []).reversed().prefix(limit)) })
+        }
+
+        func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {
+            try check("getActorProfile")
+            return fake.content.withLock { content in
+                guard var profile = content.profiles[actor] else { return nil }
+                if let viewer, let relationships = content.relationships[viewer], viewer != profile.did {
+                    let state = ProfileViewerState(
+                        blocking: relationships.blocking[profile.did], blockedBy: relationships.blockedBy.contains(profile.did) ? true : nil,
+                        muted: relationships.muted.contains(profile.did) ? true : nil)
+                    profile.viewer = state.isEmpty ? nil : state
+                }
+                return profile
+            }
+        }
+
+        func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+            try check("getCommentThread")
+            let all = fake.content.withLock { $0.comments[story.description] ?? [] }
+            let after = all.filter { $0.createdAt > (cursor ?? "") }
+            let page = Array(after.prefix(limit))
+            return CommentThreadOutput(comments: page, cursor: after.count > limit ? page.last?.createdAt : nil, totalCount: all.count)
+        }
+
+        func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+            try check("getNotifications")
+            let viewer = try signedIn("getNotifications")
+            let all = fake.content.withLock { $0.notifications[viewer] ?? [] }
+            return NotificationsOutput(notifications: countOnly ? [] : Array(all.prefix(limit)), unseenCount: all.count)
+        }
+
+        func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+            try check("getMutes")
+            let viewer = try signedIn("getMutes")
+            let muted = fake.content.withLock { $0.relationships[viewer]?.muted ?? [] }
+            return GraphListOutput(items: muted.sorted().map { GraphItem(did: $0, handle: $0) })
+        }
+
+        func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+            try check("getBlocks")
+            let viewer = try signedIn("getBlocks")
+            let blocking = fake.content.withLock { $0.relationships[viewer]?.blocking ?? [:] }
+            return GraphListOutput(items: blocking.sorted { $0.key < $1.key }.map { GraphItem(did: $0.key, handle: $0.key, blockUri: $0.value) })
+        }
+
+        func relationships() async throws(HatkError) -> ViewerRelationships {
+            try check("relationships")
+            let viewer = try signedIn("relationships")
+            return fake.content.withLock { $0.relationships[viewer] ?? .none }
+        }
+
+        func labelDefinitions() async throws(HatkError) -> [LabelDefinition] {
+            let labels = fake.content.withLock { content -> [LabelDefinition]? in
+                content.labelReads += 1
+                return content.labels
+            }
+            try check("describeLabels")
+            guard let labels else { throw HatkError(kind: .notJSON(status: 200, contentType: "text/html"), endpoint: "describeLabels") }
+            return labels
+        }
     }
 }

@@ -21,9 +21,10 @@ struct FrontHarness {
     static let host = "box.local:8080"
 
     /// - Parameter origins: how Hosts are judged; by default `box.local:8080` and `localhost:8080` are ours.
+    /// - Parameter writer: where writes go (a ``StubHatk``); by default nowhere (a closed port).
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
-        origins: (@Sendable (Request) -> OriginDecision)? = nil
+        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, moderation: (any Moderation)? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -35,12 +36,14 @@ struct FrontHarness {
                 templates: try TemplateRenderer(directory: repositoryRoot.appendingPathComponent("Templates").path),
                 assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
             dataDirectory: directory.path, sealingKey: SealingKey.random(), stories: stories,
-            writer: HatkClient(baseURL: URL(string: "http://127.0.0.1:9")!, timeout: 1),
+            writer: HatkClient(
+                baseURL: writer ?? URL(string: "http://127.0.0.1:9")!, timeout: 2,
+                policy: AddressPolicy.publicOnly.allowing([writer ?? URL(string: "http://127.0.0.1:9")!])),
             signIn: SignInServers.Configuration(
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
                 nonces: ReceivedNonces()),
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
-            geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now })
+            geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now }, moderation: moderation)
         front = try Front(dependencies)
         var router = Router()
         front.register(on: &router)

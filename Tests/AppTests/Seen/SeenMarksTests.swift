@@ -16,7 +16,7 @@ import Testing
         #expect(page.status == .ok)
         let state = try front.front.seen.state(for: "did:plc:jonasjonasjonasjonasjona")
         #expect(state.uris.contains(story.uri))
-        try front.front.seen.flush()
+        try front.front.seen.local.flush()
         let rows = try front.front.sessions.database.read { try $0.query("SELECT uri FROM seen_stories") }
         #expect(rows.compactMap { $0.string("uri") } == [story.uri])
     }
@@ -38,7 +38,7 @@ import Testing
         let invented = "at://\(did.rawValue)/social.grain.story/3kzzzzzzzzzzz"
         let refused = await front.send(.post, "/api/seen", headers: headers, body: Array("csrf=\(token)&uri=\(invented)".utf8))
         #expect(refused.status == .notFound)
-        try front.front.seen.flush()
+        try front.front.seen.local.flush()
         let rows = try front.front.sessions.database.read { try $0.query("SELECT uri, created_at FROM seen_stories") }
         #expect(rows.count == 1)
         #expect(rows.first?.int("created_at").map(Int64.init) == UTCTime(iso8601: story.createdAt)?.microseconds)
@@ -48,8 +48,8 @@ import Testing
     func pruning() async throws {
         let front = try FrontHarness()
         let uri = try ATURI("at://did:plc:mayamayamayamayamayamaya/social.grain.story/3kaaaaaaaaaaa")
-        front.front.seen.mark(uri: uri, createdAt: front.clock.now, account: "did:plc:x", now: front.clock.now)
-        try front.front.seen.flush()
+        front.front.seen.local.mark(uri: uri, createdAt: front.clock.now, account: "did:plc:x", now: front.clock.now)
+        try front.front.seen.local.flush()
         front.clock.advance(hours: 49)
         try front.front.prune(now: front.clock.now)
         #expect(try front.front.seen.state(for: "did:plc:x").uris.isEmpty)

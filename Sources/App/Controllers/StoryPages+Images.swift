@@ -1,0 +1,59 @@
+import ATProto
+import HTTPServer
+import HatkClient
+import Imaging
+import Lexicon
+import Workers
+
+
+/// Images made here from a story's photo: the link preview of its permalink, and the blurred stand-in of a warned
+/// story. Neither exists for a story that may not be shown.
+extension StoryPages {
+    /// `GET /profile/<did>/story/<rkey>/preview.jpg`: 1200 × 630, blurred when the story carries a warning.
+    func preview(_ context: RequestContext) async throws -> Response {
+        guard let (story, decision) = try await shownStory(context) else { return notFoundImage }
+        let warned = decision.action == .warnMedia || decision.action == .warnContent
+        return try await image(warned ? .blurredLinkPreview : .linkPreview, of: story)
+    }
+
+    /// `GET /profile/<did>/story/<rkey>/blurred.jpg`: a warned story's blurred stand-in (any story's, in fact: it
+    /// shows nothing either way).
+    func blurred(_ context: RequestContext) async throws -> Response {
+        guard let (story, _) = try await shownStory(context) else { return notFoundImage }
+        return try await image(.placeholder, of: story)
+    }
+
+    /// The story of the path and what its labels call for; nil when it does not exist or is hidden.
+    func shownStory(_ context: RequestContext) async throws -> (StoryView, LabelDecision)? {
+        guard let did = DID.parse(try context.parameter("did")) else { return nil }
+        let rkey = try context.parameter("rkey")
+        guard RecordKey.isValid(rkey) else { return nil }
+        let uri = ATURI(authority: did.rawValue, collection: StoryRecord.collection, rkey: rkey)
+        let filter = await visibility.filter(for: context)
+        guard let story = try await context.reader.story(uri), !filter.visible([story]).isEmpty else { return nil }
+        return (story, filter.decision(story))
+    }
+
+    func image(_ kind: PreviewImages.Kind, of story: StoryView) async throws -> Response {
+        let jpeg: [UInt8]
+        do {
+            jpeg = try await previews.image(kind, of: story)
+        } catch is WorkerPool.Busy {
+            throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
+        } catch let error as ImagingError {
+            log.warning("preview of \(story.uri) failed: \(error)")
+            return notFoundImage
+        }
+        var response = Response(status: .ok, headers: ["Content-Type": "image/jpeg"], body: .bytes(jpeg))
+        // Kept briefly: a story hidden later stops being served within minutes.
+        response.headers["Cache-Control"] = "public, max-age=600"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+    }
+
+    var notFoundImage: Response {
+        var response = Response.text("No such image.", status: .notFound)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

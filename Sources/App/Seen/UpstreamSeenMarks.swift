@@ -1,0 +1,133 @@
+import ATProto
+import HatkClient
+import Lexicon
+import Logging
+import Synchronization
+
+/// Seen marks for an upstream that keeps Grain's viewed state (`markStoriesViewed`): each account's marks wait here
+/// and go up in batches of at most 100 URIs, 30 seconds after the first one waiting, at once when 100 are waiting or
+/// the person's page hides, and when the server stops. Until the upstream has them, the marks also count in the
+/// account's ``SeenState``, so the strip is right at once.
+final class UpstreamSeenMarks: Sendable {
+    /// Sends one account's batch (at most ``MarkStoriesViewed/maxStories`` URIs) as that account.
+    typealias Send = @Sendable (_ uris: [ATURI], _ session: BrowserSession) async throws -> Void
+
+    private struct Account {
+        var session: BrowserSession
+        var pending: [ATURI] = []
+        var state = SeenState()
+        var scheduled = false
+        /// Grows with every new mark: cached pages of this account are keyed by it.
+        var version = 0
+    }
+
+    let delay: Duration
+    let send: Send
+    private let accounts = Mutex<[String: Account]>([:])
+    /// Marks one account may have waiting; older ones are dropped past it (a misbehaving script cannot grow memory).
+    static let maxPending = 500
+    static let cachedAccounts = 4096
+
+    init(delay: Duration = .seconds(30), send: @escaping Send) {
+        self.delay = delay
+        self.send = send
+    }
+
+    /// The marks of `account` this process made (sent or not): they join the upstream's own viewed state.
+    func state(for account: String) -> SeenState {
+        accounts.withLock { $0[account]?.state } ?? SeenState()
+    }
+
+    /// Changes whenever `account` marks a story it had not marked.
+    func version(for account: String) -> Int {
+        accounts.withLock { $0[account]?.version } ?? 0
+    }
+
+    /// Records a story as seen by the session's account; the upstream hears of it with the account's next batch.
+    func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession) {
+        let (full, schedule) = accounts.withLock { accounts -> (Bool, Bool) in
+            if accounts[session.did] == nil, accounts.count >= Self.cachedAccounts { accounts.removeAll() }
+            var account = accounts[session.did] ?? Account(session: session)
+            account.session = session
+            guard !account.state.uris.contains(uri.description) else { return (false, false) }
+            account.state.insert(uri: uri.description, author: uri.authority, createdAt: createdAt)
+            account.version += 1
+            account.pending.append(uri)
+            if account.pending.count > Self.maxPending { account.pending.removeFirst(account.pending.count - Self.maxPending) }
+            let schedule = !account.scheduled
+            account.scheduled = true
+            accounts[session.did] = account
+            return (account.pending.count >= MarkStoriesViewed.maxStories, schedule)
+        }
+        if full {
+            Task { await self.flush(session.did) }
+        } else if schedule {
+            Task {
+                try? await Task.sleep(for: self.delay)
+                await self.flush(session.did)
+            }
+        }
+    }
+
+    /// Sends everything `account` has waiting, in batches of at most 100.
+    func flush(_ account: String) async {
+        guard
+            let (session, batch) = accounts.withLock({ accounts -> (BrowserSession, [ATURI])? in
+                guard var entry = accounts[account], !entry.pending.isEmpty else {
+                    accounts[account]?.scheduled = false
+                    return nil
+                }
+                let batch = entry.pending
+                entry.pending = []
+                entry.scheduled = false
+                accounts[account] = entry
+                return (entry.session, batch)
+            })
+        else { return }
+        var start = 0
+        while start < batch.count {
+            let chunk = Array(batch[start..<min(start + MarkStoriesViewed.maxStories, batch.count)])
+            do {
+                try await send(chunk, session)
+            } catch let error as HatkError where error.isTransient {
+                // Kept for the next batch; the marks still count here meanwhile.
+                log.warning("seen marks not sent yet: \(error)")
+                requeue(Array(batch[start...]), account: account)
+                return
+            } catch {
+                // Signed out, or refused: these marks stay this process's only.
+                log.warning("seen marks dropped: \(error)")
+                return
+            }
+            start += MarkStoriesViewed.maxStories
+        }
+    }
+
+    private func requeue(_ uris: [ATURI], account: String) {
+        accounts.withLock { accounts in
+            guard var entry = accounts[account] else { return }
+            entry.pending = Array((uris + entry.pending).suffix(Self.maxPending))
+            accounts[account] = entry
+        }
+    }
+
+    /// Sends what every account has waiting (when the server stops).
+    func flushAll() async {
+        let names = accounts.withLock { Array($0.keys) }
+        for name in names { await flush(name) }
+    }
+
+    /// Forgets marks of stories made before `cutoff` (they expired long ago) and accounts left without any.
+    func prune(before cutoff: UTCTime) {
+        accounts.withLock { accounts in
+            for (name, var entry) in accounts {
+                entry.state.newestSeen = entry.state.newestSeen.filter { !($0.value < cutoff) }
+                if entry.state.newestSeen.isEmpty && entry.pending.isEmpty {
+                    accounts[name] = nil
+                } else {
+                    accounts[name] = entry
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ATProto
+import HatkClient
+import Imaging
+import Lexicon
+import Synchronization
+import Workers
+
+/// Images the server makes from a story's photo: the 1200 × 630 link preview of its permalink (blurred when the
+/// story carries a warning) and the blurred stand-in a warned story shows until the person asks to see it. The photo
+/// is fetched from wherever the view says (the embedded household's `/img/…`, a remote hatk's image host), the work
+/// runs on the front's image pool, off the Swift pool, and results are kept in a bounded cache keyed by the story's
+/// URI and CID (a record's CID changes with its content).
+final class PreviewImages: Sendable {
+    enum Kind: String, Sendable {
+        case linkPreview, blurredLinkPreview, placeholder
+    }
+
+    /// Renditions by key, and the keys oldest first.
+    private struct Cache {
+        var entries: [String: [UInt8]] = [:]
+        var order: [String] = []
+    }
+
+    let writer: HatkClient
+    let work: WorkerPool
+    private let cache = Mutex(Cache())
+    /// Entries kept: a preview is about 100 KB, a stand-in one or two.
+    static let capacity = 96
+
+    init(writer: HatkClient, work: WorkerPool) {
+        self.writer = writer
+        self.work = work
+    }
+
+    /// The rendition of `story` of `kind`. - Throws: `HatkError` when the photo cannot be fetched, `WorkerPool.Busy`
+    /// when the pool is full, `ImagingError` when it cannot be read.
+    func image(_ kind: Kind, of story: StoryView) async throws -> [UInt8] {
+        let key = kind.rawValue + " " + story.uri + " " + story.cid
+        if let hit = cache.withLock({ $0.entries[key] }) { return hit }
+        // The thumbnail is enough for a stand-in of 64 pixels; a preview wants the full photo.
+        let source = try await writer.image(at: kind == .linkPreview ? story.fullsize : story.thumb)
+        let jpeg = try await work.run { () throws -> [UInt8] in
+            switch kind {
+            case .linkPreview: return try Imaging.linkPreview(of: source, blurred: false)
+            case .blurredLinkPreview: return try Imaging.linkPreview(of: source, blurred: true)
+            case .placeholder: return try Imaging.blurredPlaceholder(of: source).jpeg
+            }
+        }
+        cache.withLock { cache in
+            if cache.entries[key] == nil { cache.order.append(key) }
+            cache.entries[key] = jpeg
+            while cache.order.count > Self.capacity { cache.entries[cache.order.removeFirst()] = nil }
+        }
+        return jpeg
+    }
+}

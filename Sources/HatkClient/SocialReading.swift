@@ -1,0 +1,102 @@
+import ATProto
+import Lexicon
+
+/// The reads the viewer needs beyond stories: comment threads, the viewer's activity, whom they muted or block, and
+/// the upstream's label definitions. Every `StoryReading` answers them, so the front has one seam per backend.
+///
+/// Reads that only make sense for a signed-in viewer (notifications, mutes, blocks, relationships) fail with
+/// ``HatkError/needsSignIn`` for an anonymous reader.
+public protocol SocialReading: Sendable {
+    /// `getCommentThread`: comments on a story, oldest first, a page at a time.
+    func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput
+    /// `getNotifications`: favourites and comments on the viewer's stories (and other reasons), newest first.
+    func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput
+    /// `getMutes`: whom the viewer muted.
+    func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput
+    /// `getBlocks`: whom the viewer blocks, with each block record's URI.
+    func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput
+    /// Whom the viewer muted, blocks or is blocked by, for filtering the stories hatk does not filter.
+    func relationships() async throws(HatkError) -> ViewerRelationships
+    /// `dev.hatk.describeLabels`: the upstream's label definitions, in its order.
+    func labelDefinitions() async throws(HatkError) -> [LabelDefinition]
+}
+
+/// Whom a viewer has set apart: their stories drop out of the strip, the kiosk and the viewer's walk.
+public struct ViewerRelationships: Sendable, Equatable {
+    /// DIDs the viewer muted.
+    public var muted: Set<String>
+    /// DIDs the viewer blocks, each with its block record's URI (delete it to unblock).
+    public var blocking: [String: String]
+    /// DIDs that block the viewer, where the upstream says (the embedded backend does; a remote hatk only filters them
+    /// out of `getStoryAuthors` and tells per profile).
+    public var blockedBy: Set<String>
+
+    public init(muted: Set<String> = [], blocking: [String: String] = [:], blockedBy: Set<String> = []) {
+        self.muted = muted
+        self.blocking = blocking
+        self.blockedBy = blockedBy
+    }
+
+    public static let none = ViewerRelationships()
+
+    /// Every DID whose stories the viewer should not be walked through.
+    public var hiddenAuthors: Set<String> { muted.union(blocking.keys).union(blockedBy) }
+
+    /// Blocked in either direction: nothing of theirs is shown, even when asked for by link.
+    public func isBlocked(_ did: String) -> Bool { blocking[did] != nil || blockedBy.contains(did) }
+}
+
+extension XRPCReads {
+    public func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+        var parameters = [("subject", story.description), ("limit", String(limit))]
+        if let cursor { parameters.append(("cursor", cursor)) }
+        return try await read("social.grain.unspecced.getCommentThread", parameters)
+    }
+
+    public func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+        var parameters = HatkClient.page(limit, cursor)
+        if countOnly { parameters.append(("countOnly", "true")) }
+        return try await read("social.grain.unspecced.getNotifications", parameters)
+    }
+
+    public func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        try await read("social.grain.unspecced.getMutes", HatkClient.page(limit, cursor))
+    }
+
+    public func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        try await read("social.grain.unspecced.getBlocks", HatkClient.page(limit, cursor))
+    }
+
+    /// Pages through `getMutes` and `getBlocks` (at most ``maxRelationshipPages`` pages of 100 each). hatk has no bulk
+    /// "blocked by" read, so `blockedBy` stays empty: its `getStoryAuthors` leaves those authors out already.
+    public func relationships() async throws(HatkError) -> ViewerRelationships {
+        var relationships = ViewerRelationships()
+        var cursor: String?
+        for _ in 0..<Self.maxRelationshipPages {
+            let page = try await mutes(limit: 100, cursor: cursor)
+            relationships.muted.formUnion(page.items.map(\.did))
+            guard let next = page.cursor, next != cursor, !page.items.isEmpty else { break }
+            cursor = next
+        }
+        cursor = nil
+        for _ in 0..<Self.maxRelationshipPages {
+            let page = try await blocks(limit: 100, cursor: cursor)
+            for item in page.items where relationships.blocking[item.did] == nil {
+                relationships.blocking[item.did] = item.blockUri ?? ""
+            }
+            guard let next = page.cursor, next != cursor, !page.items.isEmpty else { break }
+            cursor = next
+        }
+        return relationships
+    }
+
+    public func labelDefinitions() async throws(HatkError) -> [LabelDefinition] {
+        let output: DescribeLabelsOutput = try await read("dev.hatk.describeLabels", [])
+        return output.definitions ?? []
+    }
+}
+
+extension XRPCReads {
+    /// How many pages of mutes and of blocks are read for filtering (100 each).
+    static var maxRelationshipPages: Int { 5 }
+}

@@ -1,0 +1,128 @@
+import ATProto
+import Foundation
+import HTTPServer
+import HatkClient
+import Lexicon
+import Synchronization
+import Testing
+
+@testable import App
+
+/// The activity page and its header count, the owner's review of reports, and the create form's truth about Bluesky.
+@Suite struct ActivityAndHouseholdTests {
+    static let jonasDID = "did:plc:" + String(repeating: "j", count: 24)
+
+    static func notification(_ reason: String, by author: ProfileView, story: String, text: String? = nil) -> NotificationItem {
+        var item = NotificationItem(uri: "at://\(author.did)/x/3k", reason: reason, createdAt: "2026-12-01T11:50:00.000Z", author: author)
+        item.storyUri = story
+        item.commentText = text
+        return item
+    }
+
+    @Test("the header counts unseen activity; the page lists favourites and comments and marks everything seen")
+    func activity() async throws {
+        let stub = try StubHatk()
+        let front = try FrontHarness(writer: stub.url)
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let story = front.stories.story(jonas, 0)
+        let maya = ProfileView(cid: "", did: "did:plc:" + String(repeating: "m", count: 24), handle: "maya.home.test", displayName: "Maya")
+        front.stories.content.withLock {
+            $0.notifications[Self.jonasDID] = [
+                Self.notification(NotificationReason.storyComment, by: maya, story: story.uri, text: "<b>nice</b>"),
+                Self.notification(NotificationReason.storyFavorite, by: maya, story: story.uri),
+                Self.notification("gallery-favorite", by: maya, story: story.uri),
+            ]
+        }
+        let visitor = try front.visitor("jonas.home.test")
+        let home = await visitor.get(SiteURL.home.path)
+        #expect(home.text.contains("data-activity-count>3<"))
+        let page = await visitor.get(SiteURL.activity.path)
+        #expect(page.status == .ok)
+        #expect(page.text.contains("Maya</a> <a href=\"\(SiteURL.story(did: jonas.rawValue, rkey: story.rkey).path)\">commented on your story</a>"))
+        #expect(page.text.contains("&lt;b&gt;nice&lt;/b&gt;") && page.text.contains("favourited your story"))
+        #expect(!page.text.contains("gallery"), "only the story reasons")
+        let seen = try #require(stub.calls("dev.hatk.putPreference").first?.body)
+        #expect(seen["key"]?.stringValue == "lastSeenNotifications" && seen["value"]?.stringValue == front.clock.now.iso8601)
+    }
+
+    @Test("an upstream without notifications shows no count and says so on the page")
+    func noNotifications() async throws {
+        let front = try FrontHarness()
+        front.stories.content.withLock { $0.unsupported = ["getNotifications"] }
+        let visitor = try front.visitor("jonas.home.test")
+        #expect(!(await visitor.get(SiteURL.home.path)).text.contains("data-activity-count"))
+        #expect((await visitor.get(SiteURL.activity.path)).text.contains("does not share activity"))
+    }
+
+    @Test("Post to Bluesky is offered, and its outcome told, only where a post can reach Bluesky")
+    func crossPost() async throws {
+        var settings = FrontSettings()
+        settings.canCrossPost = false
+        let household = try FrontHarness(settings: settings)
+        let maya = household.stories.addAuthor(handle: "maya.home.test", count: 1, now: household.clock.now)
+        let member = try household.visitor("maya.home.test")
+        let form = await member.get(SiteURL.create.path)
+        #expect(!form.text.contains(#"name="crossPost""#) && form.text.contains("Gore hides it from everyone on Grain"))
+        let told = await member.get(SiteURL.story(did: maya.rawValue, rkey: household.stories.story(maya, 0).rkey).with([("posted", "bluesky")]))
+        #expect(!told.text.contains("Bluesky"))
+        let remote = try FrontHarness()
+        let own = remote.stories.addAuthor(handle: "maya.home.test", count: 1, now: remote.clock.now)
+        let person = try remote.visitor("maya.home.test")
+        #expect((await person.get(SiteURL.create.path)).text.contains(#"name="crossPost""#))
+        let page = await person.get(SiteURL.story(did: own.rawValue, rkey: remote.stories.story(own, 0).rkey).with([("posted", "bluesky")]))
+        #expect(page.text.contains("Posted to your story and to Bluesky."))
+    }
+
+    final class FakeModeration: Moderation, Sendable {
+        let owner: String
+        let state = Mutex<(reports: [ReportEntry], hidden: [String], dismissed: [Int])>(([], [], []))
+        init(owner: String) { self.owner = owner }
+        func check(_ who: String) throws { guard who == owner else { throw HouseholdError.notOwner } }
+        func openReports(by owner: String) throws -> [ReportEntry] {
+            try check(owner)
+            return state.withLock { $0.reports }
+        }
+        func hide(_ uri: ATURI, by owner: String, now: UTCTime) throws {
+            try check(owner)
+            state.withLock { $0.hidden.append(uri.description) }
+        }
+        func dismiss(report id: Int, by owner: String, now: UTCTime) throws {
+            try check(owner)
+            state.withLock { $0.dismissed.append(id) }
+        }
+    }
+
+    @Test("only the owner reviews reports; hiding goes through the household's moderation, with the form's CSRF token")
+    func adminReports() async throws {
+        let moderation = FakeModeration(owner: "did:plc:" + String(repeating: "o", count: 24))
+        let front = try FrontHarness(moderation: moderation)
+        let ines = front.stories.addAuthor(handle: "ines.home.test", count: 1, now: front.clock.now)
+        let story = front.stories.story(ines, 0)
+        moderation.state.withLock {
+            $0.reports = [
+                ReportEntry(
+                    id: 7, subject: story.uri, subjectDID: ines.rawValue, label: "spam", reason: "<script>x</script>",
+                    reportedBy: Self.jonasDID, createdAt: front.clock.now.iso8601)
+            ]
+        }
+        #expect((await front.page(SiteURL.adminReports.path)).location?.hasPrefix("/login") == true)
+        let member = try front.visitor("jonas.home.test")
+        #expect((await member.get(SiteURL.adminReports.path)).status == .forbidden)
+        let owner = try front.visitor("owner.home.test")
+        let page = await owner.get(SiteURL.adminReports.path)
+        #expect(page.status == .ok && page.text.contains("&lt;script&gt;x&lt;/script&gt;") && page.text.contains("@ines.home.test"))
+        #expect((await member.post(SiteURL.adminReports.path, [("id", "7"), ("action", "hide")])).status == .forbidden)
+        let hidden = await owner.post(SiteURL.adminReports.path, [("id", "7"), ("action", "hide")])
+        #expect(hidden.location == SiteURL.adminReports.with([("done", "hidden")]))
+        #expect(moderation.state.withLock { $0.hidden } == [story.uri])
+        _ = await owner.post(SiteURL.adminReports.path, [("id", "7"), ("action", "dismiss")])
+        #expect(moderation.state.withLock { $0.dismissed } == [7])
+    }
+
+    @Test("against a remote hatk there is no review page: its operators moderate there")
+    func noReviewPageRemotely() async throws {
+        let front = try FrontHarness()
+        let visitor = try front.visitor("jonas.home.test")
+        #expect((await visitor.get(SiteURL.adminReports.path)).status == .notFound)
+    }
+}
