@@ -126,6 +126,44 @@ struct BackupRestoreTests {
         #expect(try alone.queryOne("SELECT COUNT(*) AS n FROM records WHERE collection = ?", [StoryRecord.collection])?.int("n") == 1)
     }
 
+    @Test("restore --without-key: the lost key's sessions are dropped, a new key is made, and passwords still sign in")
+    func restoreWithoutKey() async throws {
+        // setup: a household with a browser session, backed up, and its key then lost
+        let data = temporary("lost-key")
+        try ServerProcess.addUser("maya", password: Self.password, dataDirectory: data)
+        let server = try await ServerProcess(dataDirectory: data)
+        let browser = Browser(base: server.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: Self.password)
+        let posted = try await browser.postPhoto(try gradientJPEG(width: 320, height: 480), csrf: try await browser.createFormToken())
+        #expect(posted.status == 303)
+        let sessionCookie = try #require(browser.cookie("gs_session"))
+        server.stop()
+        let backupFolder = temporary("lost-key-backup")
+        #expect(try ServerProcess.run(["backup", "--data", data, "--to", backupFolder]).status == 0)
+        let restoredData = temporary("lost-key-restored")
+        let newKeys = temporary("new-keys")
+
+        // act: without the flag the restored data refuses to start on another key; with it, it starts
+        let plain = try ServerProcess.run(["restore", "--from", backupFolder, "--data", restoredData + "-plain"])
+        let refused = try ServerProcess.run(["serve", "--port", "0", "--data", restoredData + "-plain", "--key-dir", newKeys])
+        let restore = try ServerProcess.run(["restore", "--from", backupFolder, "--data", restoredData, "--without-key"])
+        let restored = try await ServerProcess(dataDirectory: restoredData, keyDirectory: newKeys)
+        defer { restored.stop() }
+
+        // validate
+        #expect(plain.status == 0)
+        #expect(refused.status == 1 && refused.output.contains("restore the key file"), "\(refused.output)")
+        #expect(restore.status == 0 && restore.output.contains("Every member signs in again"), "\(restore.output)")
+        let returning = Browser(base: restored.base)
+        returning.plant("gs_session", sessionCookie)
+        #expect(try await returning.get("/create").status == 302, "a session sealed with the lost key is gone")
+        let fresh = Browser(base: restored.base)
+        try await fresh.signInThroughFront(handle: "maya.home.test", password: Self.password)
+        let profile = try await fresh.get("/profile/maya.home.test")
+        #expect(profile.status == 200)
+        #expect(profile.body.contains("/story/"), "the story is still there")
+    }
+
     /// The size of a file; 0 when it does not exist.
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0

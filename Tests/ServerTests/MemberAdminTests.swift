@@ -43,6 +43,7 @@ struct MemberAdminTests {
         #expect(page.status == 200)
         for member in ["maya", "jonas", "ines"] { #expect(page.body.contains(#"data-member="\#(member).home.test""#)) }
         #expect(page.body.contains("@maya.home.test (owner)"))
+        #expect(page.body.contains(#"<a href="/admin/reports">Reports from members</a>"#))
         let storage = try #require(cell(page, "maya", "storage"))
         #expect(storage.hasSuffix("kB") || storage.hasSuffix("MB"), "maya's demo photos take room: \(storage)")
         // Every form posts with the token, and there is no script to need.

@@ -70,7 +70,7 @@ struct AdminController: Sendable {
             csrf: csrf, notice: outcome.notice, error: outcome.error, graceDays: AdminPage.graceDays,
             members: try administration.members().map { AdminPage.Row($0, csrf: csrf) },
             invitations: try administration.invitations(now: context.now).map { AdminPage.InvitationRow($0, csrf: csrf) },
-            inviteHref: SiteURL.invite.path)
+            inviteHref: SiteURL.invite.path, reportsHref: SiteURL.adminReports.path)
         return try pages.render("admin", title: "Members", model: model, status: status, form: true, context: context)
     }
 }

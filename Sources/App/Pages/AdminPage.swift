@@ -14,6 +14,8 @@ enum AdminPage {
         var members: [Row]
         var invitations: [InvitationRow]
         var inviteHref: String
+        /// The review of members' reports, on its own page.
+        var reportsHref: String
     }
 
     struct Row: Encodable {
