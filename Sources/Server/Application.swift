@@ -90,9 +90,12 @@ public final class Application: Sendable {
         // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
         // OAuth document or anything else names must be public.
         let policy = AddressPolicy.publicOnly.allowing([upstream])
+        let metrics = Metrics()
+        self.metrics = metrics
         let writer = HatkClient(
             baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy)
+            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
+            observe: RequestMetrics(metrics: metrics).upstreamCall)
 
         var household: (any HouseholdDirectory)?
         var moderation: (any Moderation)?
@@ -145,8 +148,6 @@ public final class Application: Sendable {
         // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
         settings.canCrossPost = configuration.appview != nil
         settings.metricsFrom = try TrustedProxies(parsing: configuration.metricsFrom)
-        let metrics = Metrics()
-        self.metrics = metrics
         let health = ServerHealth(dataDirectory: configuration.dataDirectory, metrics: metrics, embedded: configuration.appview == nil)
         self.health = health
         let places = Self.geocoders(configuration)

@@ -22,6 +22,16 @@ struct RequestMetrics: RequestObserver {
 
     static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
 
+    /// One call to the hatk server (remote, or the embedded backend through our own listener): counted by XRPC
+    /// method and outcome, timed by method.
+    @Sendable func upstreamCall(_ nsid: String, _ seconds: Double, _ outcome: String) {
+        let method = Label("method", nsid)
+        metrics.increment(
+            "grain_upstream_calls_total", [method, Label("outcome", outcome)],
+            help: "Calls to the hatk server, by XRPC method and outcome (2xx, 4xx, 5xx, timeout, unreachable).")
+        metrics.observe("grain_upstream_call_duration_seconds", [method], seconds: seconds, help: "Time of a call to the hatk server.")
+    }
+
     /// The routes that take photos, by the label their uploads are counted under.
     static let uploadRoutes = ["/create": "create", "/xrpc/dev.hatk.uploadBlob": "uploadBlob"]
 

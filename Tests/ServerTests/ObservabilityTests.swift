@@ -65,6 +65,8 @@ struct ObservabilityTests {
         #expect(lines.contains { $0.hasPrefix(#"grain_http_requests_total{group="/",method="GET",status="4xx"} "#) })
         #expect(lines.contains { $0.hasPrefix(#"grain_http_request_duration_seconds_bucket{group="/",le="+Inf"} "#) })
         #expect(lines.contains(#"grain_uploads_total{route="create",outcome="published"} 1"#))
+        #expect(lines.contains(#"grain_upstream_calls_total{method="dev.hatk.uploadBlob",outcome="2xx"} 1"#))
+        #expect(lines.contains { $0.hasPrefix(#"grain_upstream_call_duration_seconds_count{method="dev.hatk.createRecord"} "#) })
         #expect(lines.contains { $0.hasPrefix(#"grain_database_bytes{file="backend.sqlite"} "#) && !$0.hasSuffix(" 0") })
         #expect(lines.contains { $0.hasPrefix("grain_blob_bytes ") && !$0.hasSuffix(" 0") })
         #expect(lines.contains("grain_image_queue_depth 0"))
