@@ -194,15 +194,10 @@ public final class Application: Sendable {
         finish()
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly.
+    /// Serves until SIGINT or SIGTERM, then stops cleanly, exactly as ``stop()`` does.
     public func runUntilSignal() async {
-        await server.runUntilSignal()
-        health.setAccepting(false)
-        maintenance.stop()
-        // The server has stopped: marks for a remote hatk still go; the embedded backend's (reached through this
-        // server) are lost if any wait, at most the last 30 seconds' worth.
-        await front.sendWaitingMarks()
-        finish()
+        await server.waitForStopSignal()
+        await stop()
     }
 
     /// What a clean stop does once no request runs: the seen marks kept in memory are written, and each database's
