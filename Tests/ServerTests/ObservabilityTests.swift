@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Server
+
 /// What monitors and operators get: `/healthz` and `/readyz` that look at the databases and the blob directory,
 /// `/metrics` for allowed addresses only, JSON logs with a request id on every request's lines, and the same id
 /// on error pages.
@@ -22,6 +24,10 @@ struct ObservabilityTests {
         let notReady = try await browser.get("/readyz")
         try FileManager.default.moveItem(atPath: blobs + "-away", toPath: blobs)
         let again = try await browser.get("/healthz")
+        // What a stop does first, before the drain: a load balancer stops sending requests here.
+        live.app.health.setAccepting(false)
+        let stopping = try await browser.get("/readyz")
+        let stillAlive = try await browser.get("/healthz")
 
         // validate
         #expect(healthy.status == 200 && healthy.body == "ok")
@@ -31,6 +37,8 @@ struct ObservabilityTests {
         #expect(!broken.body.contains(live.dataDirectory), "no paths go to whoever asks")
         #expect(notReady.status == 503)
         #expect(again.status == 200)
+        #expect(stopping.status == 503 && stopping.body == "stopping\n")
+        #expect(stillAlive.status == 200)
         await live.stop()
     }
 
