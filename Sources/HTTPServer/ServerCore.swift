@@ -135,7 +135,7 @@ final class ServerCore: Sendable {
 
 extension ServerCore {
     /// Stamps an answer given outside a handler (the fast path, an early refusal) with a fresh request id, and tells
-    /// the observer of it.
+    /// the observer of it as taking no time: it was answered on the server thread, without a task, in microseconds.
     /// `render` runs with the id as the log context, so an error page it renders can show the id.
     func stamped(method: HTTPMethod, target: String, _ render: () -> Response) -> Response {
         let id = requestIDs.next()
