@@ -40,11 +40,17 @@ let package = Package(
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Workers", swiftSettings: strict),
+        // Byte counts as people read and write them (quotas, storage use).
+        .target(name: "Units", swiftSettings: strict),
+        // Counters and histograms for /metrics, in the Prometheus text format.
+        .target(name: "Metrics", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
+        // Consistent backups of a data directory (SQLite snapshots, blobs, a manifest), their checks and restores.
+        .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
@@ -57,7 +63,7 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units"],
             swiftSettings: strict
         ),
         .target(
@@ -68,7 +74,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage",
+                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units",
             ],
             swiftSettings: strict
         ),
@@ -77,7 +83,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics",
             ],
             swiftSettings: strict
         ),
@@ -88,6 +94,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
@@ -100,10 +107,14 @@ let package = Package(
         .testTarget(
             name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"],
             swiftSettings: strict),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport", "Units"], swiftSettings: strict),
         .testTarget(
             name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"], swiftSettings: strict),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        .testTarget(name: "UnitsTests", dependencies: ["Units"], swiftSettings: strict),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(
             name: "AppTests",
             dependencies: [
@@ -115,6 +126,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
+                "Backups", "Metrics", "Logging",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

@@ -24,6 +24,8 @@ public struct Front: Sendable {
     let activity: ActivityCounts
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
     let uploads: String
+    /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
+    public let administration: MemberAdministration?
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
@@ -63,6 +65,7 @@ public struct Front: Sendable {
         let activity = ActivityCounts()
         // One pool for every image the front makes: uploads and previews share the machine's cores.
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
+        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions) }
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
@@ -85,7 +88,10 @@ public struct Front: Sendable {
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             },
-            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) })
+            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) },
+            admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
+            operations: OperationsController(
+                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
@@ -98,6 +104,7 @@ public struct Front: Sendable {
         self.credentials = credentials
         self.activity = activity
         uploads = dependencies.dataDirectory + "/uploads"
+        self.administration = administration
     }
 
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
@@ -214,6 +221,8 @@ public struct FrontDependencies: Sendable {
     public var signIn: SignInServers.Configuration
     /// Account administration of the embedded household; nil against a remote hatk.
     public var household: (any HouseholdDirectory)?
+    /// The server's health and counters, for `/healthz`, `/readyz` and `/metrics`; nil answers `ok` and no metrics.
+    public var probes: (any ServerProbes)?
     /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
     /// `OriginPolicy.origin(of:)`.
     public var origins: @Sendable (Request) -> OriginDecision
@@ -266,6 +275,8 @@ public struct FrontSettings: Sendable {
     public var photoDurationMs = StoryPage.photoDuration * 1000
     /// Origins allowed to frame `/kiosk`; empty refuses framing like every other page.
     public var kioskFrameAncestors: [String] = []
+    /// Client addresses that may read `/metrics` (`--metrics-from`); empty turns it off.
+    public var metricsFrom = TrustedProxies.nobody
     /// The longest a page waits on the upstream in total.
     public var pageDeadline: Duration = .seconds(10)
     /// How long pages for visitors without a session are reused.

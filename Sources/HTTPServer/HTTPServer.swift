@@ -42,8 +42,19 @@ public final class HTTPServer: Sendable {
         await runUntilSignal([SIGINT, SIGTERM], onReady: {})
     }
 
-    /// Waits for one of `signals`; `onReady` runs once they are all being watched.
+    /// Waits for one of `signals`, then shuts down; `onReady` runs once they are all being watched.
     func runUntilSignal(_ signals: [Int32], onReady: () -> Void) async {
+        await waitForSignal(signals, onReady: onReady)
+        await shutdown()
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives, still serving: the caller stops in its own order (readiness off,
+    /// work handed on, then ``shutdown()``).
+    public func waitForStopSignal() async {
+        await waitForSignal([SIGINT, SIGTERM], onReady: {})
+    }
+
+    func waitForSignal(_ signals: [Int32], onReady: () -> Void) async {
         let stream = AsyncStream<Int32> { continuation in
             let sources = SignalSources(
                 signals.map { number in
@@ -61,7 +72,6 @@ public final class HTTPServer: Sendable {
             ServerLog.error("received signal \(number), shutting down")
             break
         }
-        await shutdown()
     }
 }
 

@@ -43,3 +43,17 @@ extension Application {
         String(handle.prefix { $0 != "." }) + "-stories"
     }
 }
+
+extension Application {
+    /// Deletes the members whose removal is due, with their passwords, sign-ins, sessions and seen marks
+    /// (housekeeping calls this every minute).
+    func removeDueMembers() async throws -> [DID] {
+        guard let backend, let authServer else { return [] }
+        let removed = try await backend.removeDueMembers()
+        for did in removed {
+            try authServer.forgetAccount(did)
+            try front.administration?.forget(did.rawValue)
+        }
+        return removed
+    }
+}

@@ -16,6 +16,14 @@ extension Command {
             }
         case .addUser(let command):
             try await addUser(command)
+        case .members(let command):
+            try await members(command)
+        case .backup(let data, let destination):
+            try backup(dataDirectory: data, destination: destination)
+        case .verifyBackup(let source):
+            try verifyBackup(source)
+        case .restore(let command):
+            try restore(command)
         case .serve(let configuration):
             try await serve(configuration)
         }
@@ -31,6 +39,7 @@ extension Command {
         configuration.publicDirectory = command.publicDirectory
         // No socket is needed to add an account.
         configuration.port = 0
+        configuration.forCommand = true
         var password: String?
         if command.passwordFromStdin {
             password = readLine(strippingNewline: true)
@@ -45,6 +54,9 @@ extension Command {
     }
 
     func serve(_ configuration: ServeConfiguration) async throws {
+        var settings = Log.Settings()
+        settings.format = configuration.logFormat
+        Log.configure(settings)
         // Past a file size limit (ulimit -f) write() then fails with EFBIG, which the blob store reports as a full
         // disk, instead of the default action of SIGXFSZ ending the whole server.
         signal(SIGXFSZ, SIG_IGN)

@@ -1,11 +1,21 @@
+import Backups
 import Foundation
 import HTTPServer
+import Logging
 
 /// Parses `grain-stories` arguments into a command; errors carry the usage text.
 public enum Command: Sendable {
     case serve(ServeConfiguration)
     /// `users add NAME`: creates a household account (handle `NAME.<domain>`) with a password.
     case addUser(AddUser)
+    /// `users list|disable|enable|remove|restore|quota|reset-password`: the owner's administration of members.
+    case members(MembersCommand)
+    /// `backup --data DIR --to DEST`
+    case backup(dataDirectory: String, destination: String)
+    /// `backup verify SRC`
+    case verifyBackup(source: String)
+    /// `restore --from SRC --data EMPTYDIR [--without-key]`
+    case restore(RestoreCommand)
     /// `image process IN OUT [--max-bytes N] [--places FILE]`
     case processImage(input: String, output: String, maxBytes: Int, placesCSV: String)
     /// `h3 [--res N]`: `lat,lng` lines on stdin, one cell per line out.
@@ -34,6 +44,11 @@ public enum Command: Sendable {
         Usage: grain-stories serve [options]
                grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
                                    [--config FILE]   (also reads serve's configuration file, like serve)
+               grain-stories users list|disable NAME|enable NAME|remove NAME|restore NAME|reset-password NAME [--data DIR] [--key-dir DIR]
+               grain-stories users quota NAME BYTES|none [--data DIR] [--key-dir DIR]   (BYTES may end in K, M or G)
+               grain-stories backup --data DIR --to DEST      (while the server keeps serving)
+               grain-stories backup verify SRC
+               grain-stories restore --from SRC --data EMPTYDIR [--without-key]
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
@@ -78,6 +93,11 @@ public enum Command: Sendable {
           --sessions URL        keep sessions, sign-ins, seen marks and rate limits in PostgreSQL
                                 (postgres://user@host/db or postgresql:///db?host=/run/postgresql), shared by
                                 several fronts behind one load balancer; every front needs the same sealing key
+          --backup-dir DIR      make a backup there every night (and before a start that upgrades the data)
+          --backup-keep N       nightly backups to keep (default 7)
+          --backup-time HH:MM   when the nightly backup runs, local time (default 03:30)
+          --log-format FORMAT   text (default) or json: one object per line, with the request id
+          --metrics-from LIST   comma-separated addresses or CIDR ranges that may read /metrics (default: off)
         """
 
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
@@ -88,7 +108,7 @@ public enum Command: Sendable {
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
-        "--sessions",
+        "--sessions", "--backup-dir", "--backup-keep", "--backup-time", "--log-format", "--metrics-from",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
@@ -136,10 +156,13 @@ public enum Command: Sendable {
             }
             return .h3(resolution: resolution)
         case "users":
+            if arguments.count >= 2, arguments[1] != "add" { return .members(try parseMembers(Array(arguments.dropFirst()))) }
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
             }
             return .addUser(try parseAddUser(Array(arguments.dropFirst(2)), environment: environment, defaultConfig: defaultConfig))
+        case "backup": return try parseBackup(Array(arguments.dropFirst()))
+        case "restore": return .restore(try parseRestore(Array(arguments.dropFirst())))
         default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
         }
     }
@@ -282,6 +305,24 @@ public enum Command: Sendable {
                     throw UsageError(description: "--sessions takes a PostgreSQL URL (postgres://user@host/db), not \(raw.prefix(40))")
                 }
                 config.sessionsURL = raw
+            case "--backup-dir": config.backupDirectory = try value(flag)
+            case "--backup-keep": config.backupKeep = try count(flag, 1...1000)
+            case "--backup-time":
+                let raw = try value(flag)
+                guard let schedule = BackupSchedule(parsing: raw) else {
+                    throw UsageError(description: "--backup-time takes a 24-hour time such as 03:30, not \(raw)")
+                }
+                config.backupSchedule = schedule
+            case "--log-format":
+                let raw = try value(flag)
+                guard let format = Log.Format(rawValue: raw) else { throw UsageError(description: "--log-format is text or json, not \(raw)") }
+                config.logFormat = format
+            case "--metrics-from":
+                let ranges = try list(flag)
+                guard !ranges.isEmpty, (try? TrustedProxies(parsing: ranges)) != nil else {
+                    throw UsageError(description: "--metrics-from takes addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8")
+                }
+                config.metricsFrom = ranges
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }
         }

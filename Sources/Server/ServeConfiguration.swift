@@ -1,5 +1,7 @@
 public import AuthServer
+import Backups
 public import Foundation
+import Logging
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {
@@ -85,6 +87,19 @@ public struct ServeConfiguration: Sendable {
     /// marks and rate-limit windows, shared with the other fronts behind one load balancer; nil keeps them in
     /// `<data>/front.sqlite`.
     public var sessionsURL: String?
+    /// Where nightly backups go (`--backup-dir`); nil makes none. Start-up's backup before a migration goes here too.
+    public var backupDirectory: String?
+    /// Nightly backups kept (`--backup-keep`); older ones are removed after each new one.
+    public var backupKeep = 7
+    /// When the nightly backup runs (`--backup-time HH:MM`, the server's local time).
+    public var backupSchedule = BackupSchedule(hour: 3, minute: 30)
+    /// `text` or `json` log lines (`--log-format`).
+    public var logFormat = Log.Format.text
+    /// Addresses or CIDR ranges that may read `/metrics` (`--metrics-from`); empty turns `/metrics` off.
+    public var metricsFrom: [String] = []
+    /// Built for a command (`users ...`) beside a server that may be running on the same data: the upload bodies in
+    /// `<data>/uploads` are that server's, not leftovers to sweep.
+    var forCommand = false
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
     /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's

@@ -76,6 +76,8 @@ struct HouseholdController: Sendable {
     func createInvite(_ context: RequestContext) async throws -> Response {
         guard let owner = try ownerSession(context) else { return signInRedirect(next: SiteURL.invite.path) }
         let token = try directory.createInvite(by: owner.did, now: context.now)
+        // Logged like every owner's action; the link's token never is.
+        log.info("\(owner.handle) made an invitation", fields: ["admin": "invitation"])
         return try invitePage(context, link: context.origin + SiteURL.join(token: token).path)
     }
 

@@ -192,8 +192,12 @@ struct StoryWrites: Sendable {
     /// The form with what the story server's refusal of an upload means; nil for failures that are not about
     /// capacity (those become the retry page).
     func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) async throws -> Response? {
-        guard case .http(let status, _) = error.kind else { return nil }
+        guard case .http(let status, let name) = error.kind else { return nil }
         switch status {
+        case 413 where name == "QuotaExceeded":
+            // The backend's sentence names the quota and the use; a page cannot say it better.
+            let message = error.detail.isEmpty ? "This photo would go past your storage quota." : String(error.detail.prefix(300))
+            return try form(context, session, error: message, status: .payloadTooLarge)
         case 507:
             return try await form(
                 context, session,

@@ -13,7 +13,8 @@ struct Route: Sendable {
     var bodyLimit: Int?
     /// Anonymous visitors' answers may be reused for a moment (the page cache).
     var cached = false
-    /// Answered on any Host, without the origin check: `/healthz`, which monitors reach by whatever address works.
+    /// Answered on any Host, without the origin check: `/healthz`, `/readyz` and `/metrics`, which monitors reach by
+    /// whatever address works.
     var anyHost = false
     /// Refused at once, before any of the body is read, without a session cookie that names a live session: a
     /// stranger cannot make the server take in a 30 MB body.
@@ -36,6 +37,9 @@ struct Controllers: Sendable {
     let household: HouseholdController?
     /// The owner's review of reports; absent against a remote hatk, whose operators moderate there.
     let moderation: ModerationController?
+    /// The owner's `/admin` page; absent with the household.
+    let admin: AdminController?
+    let operations: OperationsController
 
     /// Every route of the front. A new page is its `SiteURL` case and a line here naming its controller method.
     var routes: [Route] {
@@ -45,7 +49,9 @@ struct Controllers: Sendable {
             Route(method: .get, kind: .story, cached: true, handler: pages.story),
             Route(method: .get, kind: .profile, cached: true, handler: pages.profile),
             Route(method: .get, kind: .kiosk, cached: true, handler: pages.kiosk),
-            Route(method: .get, kind: .healthz, anyHost: true, handler: pages.healthz),
+            Route(method: .get, kind: .healthz, anyHost: true, handler: operations.healthz),
+            Route(method: .get, kind: .readyz, anyHost: true, handler: operations.readyz),
+            Route(method: .get, kind: .metrics, anyHost: true, handler: operations.metrics),
             Route(method: .get, kind: .storiesData, group: .api, cached: true, handler: pages.storiesData),
             Route(method: .get, kind: .kioskData, group: .api, cached: true, handler: pages.kioskData),
             Route(method: .post, kind: .seen, group: .api, bodyLimit: 4096, handler: pages.markSeen),
@@ -96,6 +102,12 @@ struct Controllers: Sendable {
                 Route(method: .post, kind: .invite, bodyLimit: 4096, handler: household.createInvite),
                 Route(method: .get, kind: .join, handler: household.joinForm),
                 Route(method: .post, kind: .join, bodyLimit: 8192, handler: household.join),
+            ]
+        }
+        if let admin {
+            routes += [
+                Route(method: .get, kind: .admin, handler: admin.page),
+                Route(method: .post, kind: .admin, bodyLimit: 4096, handler: admin.change),
             ]
         }
         return routes

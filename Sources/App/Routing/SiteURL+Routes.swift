@@ -2,10 +2,11 @@
 extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
-        case home, stories, story, profile, create, createInspect, placesData, manifest, share, healthz, login, logout, authCallback, clientMetadata
+        case home, stories, story, profile, create, createInspect, placesData, manifest, share, healthz, readyz, metrics, login, logout,
+            authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
-        case adminReports
+        case adminReports, admin
     }
 
     var kind: Kind {
@@ -20,6 +21,8 @@ extension SiteURL {
         case .manifest: .manifest
         case .share: .share
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -44,6 +47,7 @@ extension SiteURL {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .admin: .admin
         }
     }
 }
@@ -62,6 +66,8 @@ extension SiteURL.Kind {
         case .manifest: "/manifest.webmanifest"
         case .share: "/share"
         case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
         case .login: "/login"
         case .logout: "/logout"
         case .authCallback: "/auth/callback"
@@ -86,6 +92,7 @@ extension SiteURL.Kind {
         case .muted: "/muted"
         case .activity: "/activity"
         case .adminReports: "/admin/reports"
+        case .admin: "/admin"
         }
     }
 
@@ -102,6 +109,8 @@ extension SiteURL.Kind {
         case .manifest: .manifest
         case .share: .share
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -126,6 +135,7 @@ extension SiteURL.Kind {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .admin: .admin
         }
     }
 }

@@ -16,7 +16,12 @@ public enum SiteURL: Sendable, Equatable {
     case manifest
     /// Where a photo shared from another app lands (the manifest's share target): staged, then confirmed.
     case share
+    /// The databases and the blob directory answer.
     case healthz
+    /// Healthy and not stopping: a load balancer may send requests.
+    case readyz
+    /// Prometheus metrics, for the addresses `--metrics-from` allows.
+    case metrics
     case login
     case logout
     case authCallback
@@ -61,6 +66,8 @@ public enum SiteURL: Sendable, Equatable {
     case activity
     /// The household owner's review of reports (embedded household only).
     case adminReports
+    /// The owner's administration of members and invitations.
+    case admin
 
     /// The path, with each dynamic segment percent-encoded.
     public var path: String {
@@ -75,6 +82,8 @@ public enum SiteURL: Sendable, Equatable {
         case .manifest: return "/manifest.webmanifest"
         case .share: return "/share"
         case .healthz: return "/healthz"
+        case .readyz: return "/readyz"
+        case .metrics: return "/metrics"
         case .login: return "/login"
         case .logout: return "/logout"
         case .authCallback: return "/auth/callback"
@@ -99,6 +108,7 @@ public enum SiteURL: Sendable, Equatable {
         case .muted: return "/muted"
         case .activity: return "/activity"
         case .adminReports: return "/admin/reports"
+        case .admin: return "/admin"
         }
     }
 

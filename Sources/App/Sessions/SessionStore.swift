@@ -25,11 +25,12 @@ final class SessionStore: SessionStoring {
     let sealing: SessionSealing
     /// Sessions read lately, by id hash, so a signed-in page (and an upload's admission) costs no database read
     /// and no decryption: every change to a row goes through this store, which updates or drops its entry. Only one
-    /// process writes this file, so nothing else can change a row behind the cache's back.
-    private let cache = Mutex<[String: Cached]>([:])
+    /// process writes this file, so nothing else can change a row behind the cache's back (a `users` command beside a
+    /// running server is the exception docs/operations.md describes).
+    let cache = Mutex<[String: Cached]>([:])
     static let cacheCapacity = 4096
 
-    private struct Cached {
+    struct Cached {
         var session: BrowserSession
         var expiresAt: Int64
     }
