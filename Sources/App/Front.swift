@@ -65,7 +65,7 @@ public struct Front: Sendable {
         let activity = ActivityCounts()
         // One pool for every image the front makes: uploads and previews share the machine's cores.
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
-        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions) }
+        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
@@ -80,7 +80,7 @@ public struct Front: Sendable {
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
-                canCrossPost: settings.canCrossPost, labels: labels, places: dependencies.placeSearch),
+                places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,

@@ -1,6 +1,7 @@
-import ATProto
+public import ATProto
 import Backups
 import Foundation
+import Logging
 import Workers
 
 /// Housekeeping without a timer of its own: the composition root calls ``EmbeddedBackend/collectGarbage()`` every

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Logging
 
 /// When the nightly backup runs: once a day at a time of day on the server's clock (its local time zone unless
 /// told otherwise). A value: the maintenance loop asks it, with the time, whether a run is due.

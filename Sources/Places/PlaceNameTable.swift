@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows of the place search table (`id,lat,lon,population,cc,region,name,keys`, written by
 /// `scripts/place-names.py`), parsed in place: names and keys stay byte ranges of the mapped file, regions are
 /// interned (a few thousand distinct), and only numbers are copied out.

@@ -1,6 +1,6 @@
 import CPostgres
 import Foundation
-import Storage
+public import Storage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import Storage
+public import Storage
 import Synchronization
 
 /// A PostgreSQL database shared by several processes (the fronts behind one load balancer), reached through a

@@ -1,5 +1,6 @@
 import ATProto
 import App
+import AuthServer
 import Backend
 import Crypto
 import Foundation

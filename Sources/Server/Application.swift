@@ -9,7 +9,7 @@ public import HTTPServer
 import HatkClient
 import Imaging
 import Logging
-import Metrics
+public import Metrics
 import Outbound
 import Places
 

@@ -1,4 +1,5 @@
-import App
+import ATProto
+public import App
 import Foundation
 
 /// `grain-stories users list|disable|enable|remove|restore|quota|reset-password`: the owner's administration of
@@ -57,13 +58,8 @@ extension Command {
     }
 
     func members(_ command: MembersCommand) async throws {
-        var configuration = ServeConfiguration()
-        configuration.dataDirectory = command.dataDirectory
-        configuration.keyFile = command.keyFile
-        configuration.keyDirectory = command.keyDirectory
-        configuration.handleDomain = command.handleDomain
-        configuration.port = 0
-        configuration.forCommand = true
+        let configuration = ServeConfiguration.command(
+            data: command.dataDirectory, keyFile: command.keyFile, keyDirectory: command.keyDirectory, handleDomain: command.handleDomain)
         let app = try Application(configuration: configuration)
         guard let administration = app.front.administration else {
             throw UsageError(description: "members live in the embedded backend; this data has none")

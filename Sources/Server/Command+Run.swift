@@ -30,16 +30,10 @@ extension Command {
     }
 
     func addUser(_ command: AddUser) async throws {
-        var configuration = ServeConfiguration()
-        configuration.dataDirectory = command.dataDirectory
-        configuration.keyFile = command.keyFile
-        configuration.keyDirectory = command.keyDirectory
-        configuration.handleDomain = command.handleDomain
+        var configuration = ServeConfiguration.command(
+            data: command.dataDirectory, keyFile: command.keyFile, keyDirectory: command.keyDirectory, handleDomain: command.handleDomain)
         configuration.templatesDirectory = command.templatesDirectory
         configuration.publicDirectory = command.publicDirectory
-        // No socket is needed to add an account.
-        configuration.port = 0
-        configuration.forCommand = true
         var password: String?
         if command.passwordFromStdin {
             password = readLine(strippingNewline: true)

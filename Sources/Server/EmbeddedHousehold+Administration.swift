@@ -64,6 +64,7 @@ extension EmbeddedHousehold {
     }
 
     /// The store's refusals in the front's words.
+    @discardableResult
     func administered<T>(_ member: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as BackendStore.MemberError {
             switch error.code {

@@ -1,5 +1,6 @@
 import Backups
 import Foundation
+import Logging
 import Synchronization
 
 /// `--backup-dir DIR --backup-keep N`: one backup a night at `--backup-time` while the server serves, the oldest

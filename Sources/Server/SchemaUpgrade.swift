@@ -3,6 +3,7 @@ import AuthServer
 import Backend
 import Backups
 import Foundation
+import Logging
 import Storage
 
 /// Start-up's look at each database before anything opens it: one written by a newer grain-stories stops the

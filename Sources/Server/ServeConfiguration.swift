@@ -1,7 +1,7 @@
 public import AuthServer
-import Backups
+public import Backups
 public import Foundation
-import Logging
+public import Logging
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {
@@ -100,6 +100,18 @@ public struct ServeConfiguration: Sendable {
     /// Built for a command (`users ...`) beside a server that may be running on the same data: the upload bodies in
     /// `<data>/uploads` are that server's, not leftovers to sweep.
     var forCommand = false
+
+    /// The configuration a command (`users …`) opens the data with: no socket, the uploads left to the server.
+    static func command(data: String, keyFile: String?, keyDirectory: String?, handleDomain: String) -> ServeConfiguration {
+        var configuration = ServeConfiguration()
+        configuration.dataDirectory = data
+        configuration.keyFile = keyFile
+        configuration.keyDirectory = keyDirectory
+        configuration.handleDomain = handleDomain
+        configuration.port = 0
+        configuration.forCommand = true
+        return configuration
+    }
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
     /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's

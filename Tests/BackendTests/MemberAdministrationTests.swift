@@ -3,6 +3,7 @@ import Backend
 import Backups
 import Foundation
 import Lexicon
+import TestSupport
 import Testing
 import Units
 

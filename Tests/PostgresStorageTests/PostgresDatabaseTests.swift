@@ -40,7 +40,7 @@ struct PostgresDatabaseTests {
                 throw Abort()
             }
         }
-        try database.transaction { try $0.execute("INSERT INTO t VALUES ($1)", ["b"]) }
+        _ = try database.transaction { try $0.execute("INSERT INTO t VALUES ($1)", ["b"]) }
         #expect(try database.query("SELECT k FROM t").map { $0.string("k") } == ["b"])
         let duplicate = #expect(throws: PostgresError.self) { try database.execute("INSERT INTO t VALUES ($1)", ["b"]) }
         #expect(duplicate?.isUniqueViolation == true)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Server
 import TestSupport
 import Testing
 

@@ -9,7 +9,7 @@ struct ConfigFileTests {
     func write(_ text: String) -> String {
         let directory = TemporaryDirectory("config")
         let path = directory.path + "/grain-stories.conf"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         return path
     }
 

@@ -1,4 +1,5 @@
 import App
+import Backend
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import HTTPServer
+import Logging
 
 /// The household's first-run page that creates the owner, and the invitations the owner sends to members.
 /// Only the embedded backend has a household.

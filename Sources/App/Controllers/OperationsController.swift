@@ -1,5 +1,6 @@
 import HTTPServer
 import Metrics
+import Storage
 import Workers
 
 /// What monitors ask: `/healthz` (the databases open and answer, the blob directory is writable), `/readyz` (that,
@@ -9,7 +10,7 @@ struct OperationsController: Sendable {
     let probes: (any ServerProbes)?
     /// Who may read `/metrics`; empty turns it off.
     let metricsFrom: TrustedProxies
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let imageWork: WorkerPool
 
     /// `GET /healthz`: 200 `ok`, or 503 with what is wrong.
@@ -45,7 +46,6 @@ struct OperationsController: Sendable {
 }
 
 extension SessionStore {
-    /// Sessions not yet expired or deleted.
     func count() throws -> Int {
         try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM sessions")?.int("n") ?? 0 }
     }

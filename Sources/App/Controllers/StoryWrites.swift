@@ -197,7 +197,7 @@ struct StoryWrites: Sendable {
         case 413 where name == "QuotaExceeded":
             // The backend's sentence names the quota and the use; a page cannot say it better.
             let message = error.detail.isEmpty ? "This photo would go past your storage quota." : String(error.detail.prefix(300))
-            return try form(context, session, error: message, status: .payloadTooLarge)
+            return try await form(context, session, error: message, status: .payloadTooLarge)
         case 507:
             return try await form(
                 context, session,

@@ -12,6 +12,9 @@ protocol SeenStorage: Sendable {
     func insert(_ marks: [SeenMarks.Mark]) throws
     /// Drops marks of stories created before `cutoff`.
     func prune(before cutoff: UTCTime) throws
+
+    /// Deletes every mark of `account` (a member the household removed).
+    func forget(account: String) throws
 }
 
 /// Seen marks in `front.sqlite`'s `seen_stories` (its schema is `SessionStore.migrations`).
@@ -43,5 +46,9 @@ struct SQLiteSeenStorage: SeenStorage {
 
     func prune(before cutoff: UTCTime) throws {
         try database.write { try $0.execute("DELETE FROM seen_stories WHERE created_at < ?", [cutoff.microseconds]) }
+    }
+
+    func forget(account: String) throws {
+        try database.write { try $0.execute("DELETE FROM seen_stories WHERE account = ?", [account]) }
     }
 }

@@ -1,5 +1,7 @@
-import ATProto
+public import ATProto
 import Foundation
+import Logging
+import Storage
 import Units
 
 /// The owner's changes to members, the one path both the `/admin` page and `grain-stories users ...` take: the
@@ -7,7 +9,8 @@ import Units
 /// and the change is logged with who made it (never a password).
 public struct MemberAdministration: Sendable {
     let directory: any HouseholdDirectory
-    let sessions: SessionStore
+    let sessions: any SessionStoring
+    let seen: any SeenStorage
 
     /// Every member with their storage use, the owner first.
     public func members() throws -> [HouseholdMember] { try directory.members() }
@@ -35,7 +38,7 @@ public struct MemberAdministration: Sendable {
     /// Removes what the front keeps of members the household deleted (sessions and seen marks).
     public func forget(_ did: String) throws {
         try sessions.deleteAll(of: did)
-        try sessions.database.write { try $0.execute("DELETE FROM seen_stories WHERE account = ?", [did]) }
+        try seen.forget(account: did)
     }
 }
 

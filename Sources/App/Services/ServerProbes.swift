@@ -1,4 +1,4 @@
-import Metrics
+public import Metrics
 
 /// What the composition root tells the front about the server as a whole, for `/healthz`, `/readyz` and
 /// `/metrics`: the front owns those routes, the server owns the databases, the blob directory and the counters.

@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import Synchronization
 
 /// What the composition root does to `front.sqlite` for upgrades, clean stops and restores without the sealing
 /// key.
@@ -8,7 +9,7 @@ extension Front {
     public static var schemaVersion: Int { SessionStore.migrations.count }
 
     /// Merges the write-ahead log into `front.sqlite` (a clean stop calls this, after `flush()`).
-    public func checkpoint() throws { try sessions.database.checkpoint() }
+    public func checkpoint() throws { try (sessions as? SessionStore)?.database.checkpoint() }
 
     /// Removes the sessions and sign-ins in progress from `<dataDirectory>/front.sqlite` (sealed with the sealing
     /// key), keeping seen marks: for a restore whose key is lost.

@@ -43,6 +43,14 @@ struct PostgresSessionStore: SessionStoring {
         try database.execute("DELETE FROM grain_sessions WHERE id_hash = $1", [idHash])
     }
 
+    func count() throws -> Int {
+        try database.query("SELECT COUNT(*) AS n FROM grain_sessions", []).first?.int("n") ?? 0
+    }
+
+    func deleteAll(of did: String) throws {
+        try database.execute("DELETE FROM grain_sessions WHERE did = $1", [did])
+    }
+
     func prune(now: Int64) throws {
         try database.execute("DELETE FROM grain_sessions WHERE expires_at <= $1", [now])
         try database.execute("DELETE FROM grain_pending_sign_ins WHERE created_at < $1", [now - BrowserSession.pendingLifetime])
@@ -103,6 +111,10 @@ struct PostgresSeenStorage: SeenStorage {
 
     func prune(before cutoff: UTCTime) throws {
         try database.execute("DELETE FROM grain_seen_stories WHERE created_at < $1", [cutoff.microseconds])
+    }
+
+    func forget(account: String) throws {
+        try database.execute("DELETE FROM grain_seen_stories WHERE account = $1", [account])
     }
 }
 

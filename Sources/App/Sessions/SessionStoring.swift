@@ -24,6 +24,12 @@ protocol SessionStoring: Sendable {
 
     func delete(idHash: String) throws
 
+    /// Sessions not yet pruned (for the metrics).
+    func count() throws -> Int
+
+    /// Deletes every session of one account (a member disabled or removed by the owner).
+    func deleteAll(of did: String) throws
+
     /// Deletes expired sessions and abandoned sign-ins.
     func prune(now: Int64) throws
 

@@ -1,5 +1,6 @@
-import Crypto
+public import Crypto
 import PostgresStorage
+import Storage
 
 /// The front's state in PostgreSQL (`--sessions postgres://...`), for several fronts behind one load balancer:
 /// sessions, sign-ins in progress, seen marks and rate-limit windows, in tables every front reads and writes. Each
