@@ -118,13 +118,17 @@ public final class PostgresCluster: @unchecked Sendable {
             \(stopLine)
             rm -rf '\(directory)'
             """
+        // The watcher is started by a shell that exits at once, so it is not a child of the test process: Swift
+        // Testing's exit tests wait for any child, and a test run that keeps long-lived children of its own hung in
+        // RouteGroupTests' exit test.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/sh", "-c", script]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "setsid /bin/sh -c \"$0\" </dev/null >/dev/null 2>&1 &", script]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try? process.run()
+        process.waitUntilExit()
     }
 
     /// PostgreSQL's server binaries: `pg_config --bindir` (libpq-dev), else the newest under /usr/lib/postgresql.
