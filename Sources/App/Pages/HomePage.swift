@@ -17,6 +17,8 @@ enum HomePage {
     struct Model: Encodable, Equatable {
         var you: YourStory
         var authors: [AuthorTile]
+        /// Every story of the strip's authors, newest first.
+        var today: [TodayGrid.Tile] = []
         var signedIn: Bool
         var durationMs: Int
         var shell: StoryPage.Model

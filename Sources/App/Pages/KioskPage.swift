@@ -47,15 +47,7 @@ enum KioskPage {
             filter.map { $0.contains(author.profile.handle.lowercased()) || $0.contains(author.profile.did.lowercased()) }
                 ?? true
         }
-        let perAuthor = try await withThrowingTaskGroup(of: (Int, [StoryView]).self) { group in
-            for (i, author) in authors.enumerated() {
-                guard let did = DID.parse(author.profile.did) else { continue }
-                group.addTask { (i, try await reader.stories(of: did)) }
-            }
-            var result = [[StoryView]](repeating: [], count: authors.count)
-            for try await (i, stories) in group { result[i] = stories }
-            return result
-        }
+        let perAuthor = try await ActiveStories.of(authors, reader: reader)
         return perAuthor.flatMap { all in
             let stories = visibility.visible(all).filter { story in
                 switch visibility.decision(story).action {
