@@ -49,7 +49,8 @@ public struct Front: Sendable {
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), memories: Memories(),
+                settings: settings,
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,

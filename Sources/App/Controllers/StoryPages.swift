@@ -9,6 +9,8 @@ struct StoryPages: Sendable {
     let seen: SeenKeeper
     let visibility: Visibility
     let previews: PreviewImages
+    /// "On this day" for signed-in members.
+    let memories: Memories
     let settings: FrontSettings
     /// Only asked whether the household still needs its owner (the first-run page).
     let household: (any HouseholdDirectory)?
@@ -27,6 +29,8 @@ struct StoryPages: Sendable {
             chrome: await chrome(context))
         let stories = try await ActiveStories.of(authors, reader: context.reader)
         model.today = TodayGrid.tiles(stories, filter: filter, seen: seenState, now: context.now)
+        model.memories = MemoriesPage.model(
+            await memoryGroups(context, filter, authors: authors), filter: filter, now: context.now)
         return try pages.render("home", title: "Stories", model: model, scripts: Self.viewerScripts, context: context)
     }
 

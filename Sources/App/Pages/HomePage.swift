@@ -19,6 +19,8 @@ enum HomePage {
         var authors: [AuthorTile]
         /// Every story of the strip's authors, newest first.
         var today: [TodayGrid.Tile] = []
+        /// "On this day", for signed-in members with memories.
+        var memories: MemoriesPage.Model?
         var signedIn: Bool
         var durationMs: Int
         var shell: StoryPage.Model

@@ -41,6 +41,7 @@ struct Controllers: Sendable {
             Route(method: .get, kind: .stories, handler: pages.stories),
             Route(method: .get, kind: .story, cached: true, handler: pages.story),
             Route(method: .get, kind: .profile, cached: true, handler: pages.profile),
+            Route(method: .get, kind: .memories, cached: true, handler: pages.memories),
             Route(method: .get, kind: .kiosk, cached: true, handler: pages.kiosk),
             Route(method: .get, kind: .healthz, anyHost: true, handler: pages.healthz),
             Route(method: .get, kind: .storiesData, group: .api, cached: true, handler: pages.storiesData),

@@ -5,7 +5,7 @@ extension SiteURL {
         case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
-        case adminReports
+        case adminReports, memories
     }
 
     var kind: Kind {
@@ -41,6 +41,7 @@ extension SiteURL {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .memories: .memories
         }
     }
 }
@@ -80,6 +81,7 @@ extension SiteURL.Kind {
         case .muted: "/muted"
         case .activity: "/activity"
         case .adminReports: "/admin/reports"
+        case .memories: "/memories/:years"
         }
     }
 
@@ -117,6 +119,7 @@ extension SiteURL.Kind {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .memories: .memories(years: 1)
         }
     }
 }

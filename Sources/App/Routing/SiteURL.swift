@@ -55,6 +55,8 @@ public enum SiteURL: Sendable, Equatable {
     case activity
     /// The household owner's review of reports (embedded household only).
     case adminReports
+    /// "On this day": one year's memories in the viewer (`?i=` the story), for signed-in members only.
+    case memories(years: Int)
 
     /// The path, with each dynamic segment percent-encoded.
     public var path: String {
@@ -90,6 +92,7 @@ public enum SiteURL: Sendable, Equatable {
         case .muted: return "/muted"
         case .activity: return "/activity"
         case .adminReports: return "/admin/reports"
+        case .memories(let years): return "/memories/" + String(years)
         }
     }
 
