@@ -616,6 +616,51 @@ class Viewer(Base):
         wait(lambda: d.execute_script("return location.pathname") == "/", 5, "closed to home")
 
 
+class Home(Base):
+    """The home page below the strip: "Today" for everyone, "On this day" for signed-in members (the server's
+    clock stands still, so the demo's memories from this date one and two years back are always there)."""
+
+    def test_30_today_grid_works_without_javascript(self):
+        d = self.open("/", js=False)
+        tiles = d.find_elements(By.CSS_SELECTOR, "[data-today] a[data-today-item]")
+        self.assertEqual(len(tiles), 9, "every live story of the demo household")
+        times = [t.find_element(By.CSS_SELECTOR, "time").get_attribute("datetime") for t in tiles]
+        self.assertEqual(times, sorted(times, reverse=True), "newest first")
+        self.assertFalse(d.find_elements(By.CSS_SELECTOR, "[data-memories]"), "no memories for anonymous visitors")
+        third = tiles[2].get_attribute("data-today-item")
+        tiles[2].click()
+        self.assertRegex(d.current_url, r"/profile/did:[^/]+/story/[a-z0-9]+$")
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "img[data-story-item]").get_attribute("data-story-item"), third)
+        d.find_element(By.CSS_SELECTOR, "a[data-nav-close]").click()
+        self.assertEqual(urllib.parse.urlparse(d.current_url).path, "/")
+
+    def test_31_today_tiles_fill_the_screen_and_open_the_viewer(self):
+        d = self.open("/")
+        grid = d.find_element(By.CSS_SELECTOR, "[data-today] .today__grid")
+        columns = d.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns.split(' ').length", grid)
+        width = d.execute_script("return window.innerWidth")
+        self.assertGreaterEqual(columns, 2 if width < 600 else 5, f"{columns} columns at {width} px")
+        tile = d.find_elements(By.CSS_SELECTOR, "[data-today] a[data-today-item]")[0]
+        uri = tile.get_attribute("data-today-item")
+        tile.click()
+        wait(lambda: d.find_elements(By.CSS_SELECTOR, f'[data-viewer] img[data-story-item="{uri}"]'), message="the viewer at that story")
+
+    def test_32_memories_for_a_signed_in_member_play_one_year_then_close(self):
+        d = self.open("/")
+        self.sign_in(d, "jonas.home.test")
+        years = [h.text for h in d.find_elements(By.CSS_SELECTOR, "[data-memories] [data-memory-year]")]
+        self.assertEqual(years, ["1 year ago", "2 years ago"])
+        first = d.find_element(By.CSS_SELECTOR, "[data-memories] a[data-memory-item]")
+        first.click()
+        wait(lambda: (s := self.state(d)) and s["state"] == "playing", message="the memories viewer plays")
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-memory]").text, "1 year ago")
+        self.assertRegex(d.find_element(By.CSS_SELECTOR, "[data-position]").text, r"^Memory 1 of 2")
+        wait(lambda: "Memory 2 of 2" in d.find_element(By.CSS_SELECTOR, "[data-position]").text, 10, "the second memory")
+        # The year's last memory ends the viewer: home, not two years ago.
+        wait(lambda: urllib.parse.urlparse(d.current_url).path == "/" and not d.find_elements(By.CSS_SELECTOR, "[data-viewer]"),
+             10, "home after the year's memories")
+
+
 class Kiosk(Base):
     def kiosk_state(self, d):
         return d.execute_script("const k = document.querySelector('[data-kiosk]'); const i = k.querySelector('img[data-story-item]');"
