@@ -7,9 +7,9 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
-	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev
+	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools caddy
+	libnss3-tools caddy zbar-tools node-acorn
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
@@ -34,12 +34,12 @@ bench-imaging: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
+.PHONY: check-js places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps test-python demo-photos places-data
+test: deps test-deps test-python demo-photos places-data check-js
 	$(SWIFT) build --build-tests
 	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
@@ -47,6 +47,12 @@ test: deps test-deps test-python demo-photos places-data
 	$(MAKE) --no-print-directory fuzz
 
 FUZZ_SECONDS ?= 20
+
+# The kiosk runs on the tablets people hang on walls, old iPads on Safari 12 and Android 7-era Chrome: its scripts
+# use no syntax newer than ES2019 (no optional chaining, no ??, no class fields), checked by Debian's node-acorn.
+KIOSK_SCRIPTS := Public/js/kiosk.js
+check-js: test-deps
+	@for f in $(KIOSK_SCRIPTS); do acorn --ecma2019 --silent $$f || { echo "$$f: syntax newer than ES2019"; exit 1; }; done
 
 # libFuzzer targets (Tests/Fuzz/README.md): replay the seeds and regressions, then fuzz each target briefly.
 fuzz: deps

@@ -32,6 +32,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
@@ -43,6 +44,8 @@ let package = Package(
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
+        // libqrencode, wrapped once: the kiosk's QR codes as SVG.
+        .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Outbound"], swiftSettings: strict),
@@ -62,7 +65,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers",
+                "Outbound", "Logging", "Workers", "QRCode",
             ],
             swiftSettings: strict
         ),
@@ -88,6 +91,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"]),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"]),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
         .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
@@ -98,7 +102,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage",
-                "TestSupport",
+                "QRCode", "TestSupport",
             ],
             exclude: ["__Snapshots__"]),
         .testTarget(
