@@ -5,7 +5,7 @@ extension SiteURL {
         case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
-        case adminReports, memories
+        case adminReports, memories, kioskSettings, kioskQR, storyQR
     }
 
     var kind: Kind {
@@ -42,6 +42,9 @@ extension SiteURL {
         case .activity: .activity
         case .adminReports: .adminReports
         case .memories: .memories
+        case .kioskSettings: .kioskSettings
+        case .kioskQR: .kioskQR
+        case .storyQR: .storyQR
         }
     }
 }
@@ -82,6 +85,9 @@ extension SiteURL.Kind {
         case .activity: "/activity"
         case .adminReports: "/admin/reports"
         case .memories: "/memories/:years"
+        case .kioskSettings: "/kiosk/settings"
+        case .kioskQR: "/kiosk/qr.svg"
+        case .storyQR: "/profile/:did/story/:rkey/qr.svg"
         }
     }
 
@@ -120,6 +126,9 @@ extension SiteURL.Kind {
         case .activity: .activity
         case .adminReports: .adminReports
         case .memories: .memories(years: 1)
+        case .kioskSettings: .kioskSettings
+        case .kioskQR: .kioskQR
+        case .storyQR: .storyQR(did: "did:plc:abc", rkey: "3kxyz")
         }
     }
 }

@@ -55,6 +55,12 @@ public enum SiteURL: Sendable, Equatable {
     case activity
     /// The household owner's review of reports (embedded household only).
     case adminReports
+    /// The kiosk's settings page: builds a kiosk address and shows its QR code.
+    case kioskSettings
+    /// The QR code (SVG) of a kiosk address built from the query's options.
+    case kioskQR
+    /// The QR code (SVG) of a story's permalink, for the kiosk's "open it on your phone".
+    case storyQR(did: String, rkey: String)
     /// "On this day": one year's memories in the viewer (`?i=` the story), for signed-in members only.
     case memories(years: Int)
 
@@ -93,6 +99,9 @@ public enum SiteURL: Sendable, Equatable {
         case .activity: return "/activity"
         case .adminReports: return "/admin/reports"
         case .memories(let years): return "/memories/" + String(years)
+        case .kioskSettings: return "/kiosk/settings"
+        case .kioskQR: return "/kiosk/qr.svg"
+        case .storyQR(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/qr.svg"
         }
     }
 
