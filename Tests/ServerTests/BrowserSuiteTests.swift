@@ -73,6 +73,13 @@ struct BrowserSuiteTests {
         await app.stop()
     }
 
+    @Test("kiosk 2.0 (QR codes, settings, night on a fixed clock, memories, overlay and clock, portrait pairs) at 1440×900")
+    func kioskOptions() async throws {
+        let app = try await LiveApp(storySeconds: 2)
+        try await runSuite(on: app, width: 1440, height: 900, classes: ["KioskOptions"])
+        await app.stop()
+    }
+
     @Test("Today and On this day (from getStoryArchive) hold against a remote hatk (390×844)")
     func homeRemote() async throws {
         let (upstream, front) = try await RemoteSocialTests.pair(storySeconds: 2)

@@ -49,7 +49,8 @@ public enum DemoHousehold {
             shots: [
                 Shot(file: "rocket.jpg", hoursAgo: 22.5, place: liberty),
                 Shot(file: "astronaut.png", crop: (0.05, 0.0, 0.75, 1.0), hoursAgo: 9),
-                Shot(file: "hubble_deep_field.jpg", hoursAgo: 3.2),
+                // Portrait, after the astronaut: the kiosk pairs the two on a landscape screen.
+                Shot(file: "hubble_deep_field.jpg", crop: (0.3, 0.0, 0.45, 1.0), hoursAgo: 3.2),
                 Shot(file: "coffee.png", crop: (0.25, 0.0, 0.40, 1.0), hoursAgo: 0.6, place: lisbon),
                 Shot(file: "chelsea.png", crop: (0.0, 0.0, 0.6, 1.0), hoursAgo: 2, place: sintra, yearsAgo: 1),
                 Shot(file: "rocket.jpg", crop: (0.0, 0.1, 1.0, 0.6), hoursAgo: 1, yearsAgo: 1),
