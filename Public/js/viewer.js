@@ -155,7 +155,7 @@
       const item = state.items[index];
       Object.assign(state, { index, elapsed: 0, last: null, loaded: false });
       const token = ++state.token;
-      const author = item.author || state.author; // a year of memories mixes authors
+      const author = item.author || state.author;
       root.dataset.storyAuthor = author.did;
       root.setAttribute("aria-label", `Stories by ${author.name}`);
       el("author-name").textContent = author.name;
@@ -171,8 +171,6 @@
       }
       Object.assign(el("time"), { dateTime: item.createdAt, textContent: item.ago });
       el("place").textContent = item.place || "";
-      const memory = el("memory");
-      if (memory) { memory.textContent = item.memory || ""; memory.hidden = !item.memory; }
       segments();
       const position = el("position");
       position.setAttribute("aria-live", announce ? "polite" : "off");

@@ -35,7 +35,7 @@ struct HomeAndMemoriesTests {
         #expect(captures(#"href="(/memories/[^"]+)" data-memory-item"#, in: home.body) == ["/memories/1?i=0", "/memories/1?i=1", "/memories/2?i=0"])
         let viewer = try await browser.get("/memories/1?i=1")
         #expect(viewer.status == 200)
-        #expect(viewer.body.contains(#"data-memory>1 year ago</span>"#))
+        #expect(viewer.body.contains(#"data-time>1 year ago</time>"#))
         #expect(viewer.body.contains(#"<a class="zone zone--next" href="/" data-next"#), "the end of the year closes")
         #expect(viewer.body.contains("this story has expired"))
         // Moving the clock a day on: no memories on that date, so the nearest earlier date within a week, noted.

@@ -48,7 +48,8 @@ enum MemoriesPage {
     }
 
     /// The viewer over one year's memories: its stories only (the end closes, it never walks on to another year or
-    /// author), each labelled with how long ago, each with its own author.
+    /// author), each labelled with how long ago ("1 year ago" where a story says "3h"), each with its own author
+    /// (`item.author`, which the script prefers to the list's).
     static func viewer(
         _ group: Memories.Group, index: Int, seen: SeenState, viewer: String?, durationMs: Int, now: UTCTime,
         filter: StoryFilter, revealed: Bool
@@ -61,6 +62,8 @@ enum MemoriesPage {
         for i in model.data.items.indices {
             let creator = group.stories[i].creator
             model.data.items[i].memory = group.label
+            // Where the viewer says how long ago, a memory says it in years.
+            model.data.items[i].ago = group.label
             model.data.items[i].author = AuthorTile(profile: creator, storyCount: 0, href: SiteURL.profile(actor: creator.handle).path)
             model.data.items[i].label = "Memory \(i + 1) of \(group.stories.count)"
         }

@@ -53,7 +53,7 @@ import Testing
         let kim = try front.visitor("kim.home.test")
         let page = await kim.get(SiteURL.memories(years: 1).with([("i", "1")]))
         #expect(page.status == .ok)
-        #expect(page.text.contains(#"data-memory>1 year ago</span>"#))
+        #expect(page.text.contains(#"data-time>1 year ago</time>"#))
         #expect(page.text.contains(#"data-story-item="\#(second.uri)""#))
         #expect(page.text.contains(#"<span class="viewer__name" data-author-name>Jonas.Home.Test</span>"#))
         // The last of the year: Next closes (home), it does not walk on to two years ago or to an author's stories.
