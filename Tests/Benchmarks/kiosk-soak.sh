@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-kiosk`: the kiosk left running, measured. A release server with the 20-author household turns a
-# slide every STORY_SECONDS (default 0.25) while headless Chromium plays /kiosk for SLIDES slides (default 2000);
-# the JS heap (after a forced garbage collection) and the DOM node count are read after a warm-up of 50 slides
+# slide every STORY_SECONDS (default 0.25) while headless Chromium plays /kiosk for WARMUP + SLIDES slides (default 300 + 2000);
+# the JS heap (after a forced garbage collection) and the DOM node count are read after a warm-up of 300 slides (WARMUP), half way
 # and at the end. Fails if either grew by more than 10%.
 #
 # BIN=path/to/grain-stories overrides the binary; WINDOW=1920x1080 the screen.
