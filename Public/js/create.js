@@ -1,5 +1,6 @@
-// The create form, improved: a preview of the chosen photo, its place filled in from the photo's GPS
-// (asked of the server with only the start of the file, where EXIF lives), and an upload progress bar.
+// The create form, improved: a preview of the chosen or taken photo, its place filled in from the photo's GPS
+// (asked of the server with only the start of the file, where EXIF lives), the place search as you type, and an
+// upload progress bar.
 // Without this script the same form posts as it is.
 (() => {
   "use strict";
@@ -16,8 +17,55 @@
   const csrf = form.querySelector("input[name=csrf]").value;
   let previewURL = null;
 
-  input.addEventListener("change", async () => {
-    const file = input.files && input.files[0];
+  const camera = form.querySelector("#camera");
+  const searchForm = document.querySelector("[data-place-search]");
+  const query = form.querySelector("[data-place-query]");
+  const results = form.querySelector("[data-place-results]");
+
+  // The place search, without reloading the page (which would lose the chosen photo): results as radio buttons,
+  // built with textContent so a place name is never parsed as HTML.
+  if (searchForm && query && results) {
+    let timer = null;
+    let asked = 0;
+    const show = (places, text) => {
+      const chosen = form.querySelector("input[name=placeID]:checked");
+      const keep = chosen && chosen.value ? chosen.closest("label") : null;
+      results.replaceChildren();
+      const note = (words) => { const p = document.createElement("p"); p.className = "muted"; p.textContent = words; results.append(p); };
+      const option = (value, name, detail, checked) => {
+        const label = document.createElement("label");
+        label.className = "check";
+        const radio = document.createElement("input");
+        radio.type = "radio"; radio.name = "placeID"; radio.value = value; radio.checked = checked;
+        label.append(radio, " " + name + " ");
+        if (detail) { const span = document.createElement("span"); span.className = "muted"; span.textContent = detail; label.append(span); }
+        results.append(label);
+      };
+      if (!places.length) note("No place matches “" + text + "”. Try another spelling, or a bigger place nearby.");
+      else option("", "None of these: use the photo’s own place", "", !keep);
+      if (keep && !places.some((p) => String(p.id) === keep.querySelector("input").value)) results.append(keep);
+      for (const place of places) option(String(place.id), place.name, place.detail, keep !== null && String(place.id) === keep.querySelector("input").value);
+    };
+    const search = async () => {
+      const text = query.value.trim();
+      if (text.length < 2) return;
+      const mine = ++asked;
+      try {
+        const near = form.dataset.area ? "&near=" + encodeURIComponent(form.dataset.area) : "";
+        const answer = await fetch("/api/places?q=" + encodeURIComponent(text) + near, { credentials: "same-origin" });
+        if (!answer.ok || mine !== asked) return;
+        const data = await answer.json();
+        if (mine === asked && data.available) show(data.places, text);
+      } catch (_) { /* the Find place button still works without this */ }
+    };
+    searchForm.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); search(); });
+    query.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 250); });
+  }
+
+  // Whichever of "Choose photo" and "Take photo" was used last is the photo: the other is cleared.
+  const picked = async (chosen, other) => {
+    if (other && chosen.files && chosen.files.length) other.value = "";
+    const file = chosen.files && chosen.files[0];
     if (previewURL) URL.revokeObjectURL(previewURL);
     if (!file) { preview.hidden = true; return; }
     previewURL = URL.createObjectURL(file);
@@ -30,6 +78,8 @@
       const answer = await fetch("/api/inspect", { method: "POST", body, credentials: "same-origin" });
       if (!answer.ok) return;
       const info = await answer.json();
+      // The photo's rough area (an H3 resolution-5 cell, never its position) ranks nearby places first.
+      if (info.area) form.dataset.area = info.area; else delete form.dataset.area;
       if (info.located) {
         if (!location.value && info.place) location.value = info.place;
         note.textContent = info.place ? "From the photo: " + info.place + ". Edit the name or remove the location." : "The photo has a location.";
@@ -39,7 +89,9 @@
         drop.hidden = true;
       }
     } catch (_) { /* the server still reads the location when posting */ }
-  });
+  };
+  input.addEventListener("change", () => picked(input, camera));
+  if (camera) camera.addEventListener("change", () => picked(camera, input));
 
   drop.addEventListener("click", () => {
     useLocation.checked = false;

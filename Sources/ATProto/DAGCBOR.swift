@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// Deterministic DAG-CBOR encoding of atproto data, used to give records real CIDs.
 ///

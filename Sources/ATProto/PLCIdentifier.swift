@@ -1,4 +1,4 @@
-import Crypto
+public import Crypto
 
 /// Mints DIDs for household accounts of the embedded backend.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An instant in UTC with microsecond precision, written the way atproto records expect:
 /// `YYYY-MM-DDTHH:mm:ss.sssZ` (JavaScript's `toISOString`), so that string order is time order.

@@ -1,11 +1,12 @@
-import ATProto
-import Crypto
+public import ATProto
+public import Crypto
 import Foundation
 import HTMLRendering
-import HTTPServer
-import HatkClient
-import Imaging
+public import HTTPServer
+public import HatkClient
+public import Imaging
 import Outbound
+import Synchronization
 import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a
@@ -17,19 +18,36 @@ public struct Front: Sendable {
     let errors: FrontErrors
     let pageDeadline: Duration
     let pageCache: PageCache
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let seen: SeenKeeper
     let credentials: SessionCredentials
     let activity: ActivityCounts
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
     let uploads: String
+    /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
+    public let administration: MemberAdministration?
 
     /// Builds the controllers and the route table from what the composition root made.
     public init(_ dependencies: FrontDependencies) throws {
         let settings = dependencies.settings
         let pages = dependencies.pages
-        let sessions = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
-        let seen = SeenMarks(database: sessions.database)
+        // Sessions, seen marks and limits: in front.sqlite for one front, or in PostgreSQL shared by several.
+        let sessions: any SessionStoring
+        let seen: SeenMarks
+        let signInLimiter: any RateLimiting
+        let uploadLimiter: any RateLimiting
+        if let shared = dependencies.sharedSessions {
+            sessions = shared.sessions
+            seen = SeenMarks(storage: shared.seen)
+            signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
+            uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
+        } else {
+            let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
+            sessions = local
+            seen = SeenMarks(database: local.database)
+            signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
+            uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
+        }
         let cache = PageCache(ttl: settings.pageCacheTTL)
         let errors = FrontErrors(pages: pages)
         let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
@@ -47,6 +65,7 @@ public struct Front: Sendable {
         let activity = ActivityCounts()
         // One pool for every image the front makes: uploads and previews share the machine's cores.
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
+        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), memories: Memories(),
@@ -54,15 +73,15 @@ public struct Front: Sendable {
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
-                limiter: RateLimiter(perMinute: settings.signInsPerMinute)),
+                limiter: signInLimiter),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
                     writer: dependencies.writer, work: images,
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
-                limiter: RateLimiter(perMinute: settings.uploadsPerMinute), clientAddress: clientAddress,
+                limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
-                canCrossPost: settings.canCrossPost, labels: labels),
+                places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
@@ -70,7 +89,10 @@ public struct Front: Sendable {
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             },
-            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) })
+            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) },
+            admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
+            operations: OperationsController(
+                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
@@ -83,6 +105,7 @@ public struct Front: Sendable {
         self.credentials = credentials
         self.activity = activity
         uploads = dependencies.dataDirectory + "/uploads"
+        self.administration = administration
     }
 
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
@@ -157,7 +180,7 @@ public struct Front: Sendable {
     func middleware(for route: Route) -> [any ContextMiddleware] {
         var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
-        chain.append(CSRFMiddleware())
+        chain.append(route.shareTarget ? ShareTargetMiddleware() : CSRFMiddleware())
         if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
     }
@@ -199,6 +222,8 @@ public struct FrontDependencies: Sendable {
     public var signIn: SignInServers.Configuration
     /// Account administration of the embedded household; nil against a remote hatk.
     public var household: (any HouseholdDirectory)?
+    /// The server's health and counters, for `/healthz`, `/readyz` and `/metrics`; nil answers `ok` and no metrics.
+    public var probes: (any ServerProbes)?
     /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
     /// `OriginPolicy.origin(of:)`.
     public var origins: @Sendable (Request) -> OriginDecision
@@ -208,8 +233,13 @@ public struct FrontDependencies: Sendable {
     public var geocoder: (any Geocoding)?
     /// Offline place names for the create form's early look (never an outside service: see StoryPublisher).
     public var placeNames: (any Geocoding)?
+    /// The create form's place search over the offline table; nil when the server has none.
+    public var placeSearch: PlaceFinder?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
+    /// Sessions, seen marks and rate limits in PostgreSQL, shared with other fronts; nil keeps them in
+    /// `front.sqlite` in the data directory.
+    public var sharedSessions: SharedSessions?
     /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
     public var moderation: (any Moderation)?
 
@@ -218,8 +248,10 @@ public struct FrontDependencies: Sendable {
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime, moderation: (any Moderation)? = nil
+        placeSearch: PlaceFinder? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
+        moderation: (any Moderation)? = nil, sharedSessions: SharedSessions? = nil
     ) {
+        self.placeSearch = placeSearch
         self.pages = pages
         self.dataDirectory = dataDirectory
         self.sealingKey = sealingKey
@@ -233,6 +265,7 @@ public struct FrontDependencies: Sendable {
         self.placeNames = placeNames
         self.settings = settings
         self.clock = clock
+        self.sharedSessions = sharedSessions
         self.moderation = moderation
     }
 }
@@ -243,6 +276,8 @@ public struct FrontSettings: Sendable {
     public var photoDurationMs = StoryPage.photoDuration * 1000
     /// Origins allowed to frame `/kiosk`; empty refuses framing like every other page.
     public var kioskFrameAncestors: [String] = []
+    /// Client addresses that may read `/metrics` (`--metrics-from`); empty turns it off.
+    public var metricsFrom = TrustedProxies.nobody
     /// The longest a page waits on the upstream in total.
     public var pageDeadline: Duration = .seconds(10)
     /// How long pages for visitors without a session are reused.

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// The household accounts the authorization server may sign in, as the composition root provides them: the
 /// embedded backend's store in production, a list in tests. The server keeps only passwords and tokens; who

@@ -1,7 +1,7 @@
-import ATProto
-import Crypto
+public import ATProto
+public import Crypto
 import Foundation
-import HTTPServer
+public import HTTPServer
 import Storage
 import Synchronization
 import Workers
@@ -60,7 +60,7 @@ public final class AuthServer: Sendable {
         self.clients = ClientPolicy(registered: configuration.registeredClients, isOwnOrigin: configuration.isOwnOrigin)
         self.clock = clock
         self.renderSignIn = renderSignIn
-        let now = clock().seconds
+        let now = clock().unixSeconds
         nonces = Mutex(configuration.requireDPoPNonce ? IssuedNonces(now: now, make: Self.makeNonce) : nil)
         throttle = Mutex(SignInThrottle(forgetAfter: configuration.signInLimits.forgetAfter.wholeSeconds))
         parLimiter = Mutex(WindowCounts(limit: configuration.parRequestsPerMinute, window: 60))
@@ -130,12 +130,5 @@ public final class AuthServer: Sendable {
                 "INSERT INTO secrets (name, sealed) VALUES (?, ?)", [name, try sealingKey.seal(value, context: context)])
             return value
         }
-    }
-}
-
-extension UTCTime {
-    /// Whole seconds since 1970, the unit of every JWT time and stored expiry.
-    var seconds: Int64 {
-        microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
     }
 }

@@ -1,5 +1,5 @@
-import Crypto
-import HTTPServer
+public import Crypto
+public import HTTPServer
 
 /// A client allowed to use the authorization server without being a loopback client, as in hatk's `oauth.clients`.
 public struct RegisteredClient: Sendable, Equatable {

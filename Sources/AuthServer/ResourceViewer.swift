@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// Who a resource request acts for and what they granted: the answer of ``AuthServer/resourceViewer(for:)``.
 ///

@@ -1,4 +1,4 @@
-import HTTPServer
+public import HTTPServer
 
 /// Why the backend refused a query or a procedure, with the HTTP status and `{"error"}` string hatk answers with
 /// in the same situation (hatk's handlers differ: an `InvalidRequestError` is a 400, a plain `Error` a 500, the core

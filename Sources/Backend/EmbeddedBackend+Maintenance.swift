@@ -1,5 +1,7 @@
-import ATProto
+public import ATProto
+import Backups
 import Foundation
+import Logging
 import Workers
 
 /// Housekeeping without a timer of its own: the composition root calls ``EmbeddedBackend/collectGarbage()`` every
@@ -26,18 +28,38 @@ extension EmbeddedBackend {
         var report = GarbageReport()
         let (rows, _) = try store.collectUnreferencedBlobs(uploadedBefore: now.adding(seconds: -Self.orphanBlobGrace))
         report.orphanUploads = rows
-        let (blobs, store) = (blobs, store)
-        // On the blob queue, so no upload is between writing its files and recording its row.
+        let (blobs, store, data) = (blobs, store, dataDirectory)
+        // On the blob queue, so no upload is between writing its files and recording its row; not while a backup
+        // runs (it links the files its snapshot names), when the next collection does it.
         report.filesRemoved = try await blobQueue.run(mandatory: true) {
-            let owned = try store.ownedBlobCIDs()
-            var removed = 0
-            for cid in blobs.storedCIDs() where !owned.contains(cid) {
-                blobs.remove(cid: cid)
-                removed += 1
-            }
-            return removed
+            try BackupLock.unlessBackingUp(dataDirectory: data) {
+                let owned = try store.ownedBlobCIDs()
+                var removed = 0
+                for cid in blobs.storedCIDs() where !owned.contains(cid) {
+                    blobs.remove(cid: cid)
+                    removed += 1
+                }
+                return removed
+            } ?? 0
         }
         report.viewsPruned = try store.pruneViews(now: now)
         return report
+    }
+}
+
+extension EmbeddedBackend {
+    /// Deletes the members whose removal is due (records, blob rows, then the files no one else owns); the
+    /// composition root calls this from its housekeeping, and removes their passwords and sessions elsewhere.
+    /// - Returns: the DIDs removed.
+    @discardableResult
+    public func removeDueMembers() async throws -> [DID] {
+        var removed: [DID] = []
+        for did in try store.dueRemovals(now: clock()) {
+            guard let unowned = try store.purgeScheduled(did) else { continue }
+            await removeBlobFiles(unowned)
+            log.info("removed member \(did) and their records, as scheduled")
+            removed.append(did)
+        }
+        return removed
     }
 }

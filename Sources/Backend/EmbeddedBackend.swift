@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import HTTPServer
+public import HTTPServer
 import Lexicon
 import Synchronization
 import Workers
@@ -11,6 +11,8 @@ import Workers
 public final class EmbeddedBackend: Sendable {
     public let store: BackendStore
     public let blobs: BlobStore
+    /// Where `backend.sqlite` and `blobs/` live (and the lock backups hold, see `BackupLock`).
+    public let dataDirectory: String
     /// Blob stores one at a time off the shared pool (decoding for the variants, three fsyncs); 32 may wait.
     let blobQueue = WorkerPool(label: "blob-writes", workers: 1, queueLimit: 31)
     let clock: @Sendable () -> UTCTime
@@ -30,6 +32,7 @@ public final class EmbeddedBackend: Sendable {
         origin: @escaping @Sendable (Request) -> String? = { _ in nil }, blobFileSystem: BlobFileSystem = .system
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        self.dataDirectory = dataDirectory
         store = try BackendStore(path: dataDirectory + "/backend.sqlite")
         blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
         self.clock = clock

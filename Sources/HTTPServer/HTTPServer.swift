@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd. Request bodies are collected in memory or streamed to a temporary file, as
 /// the route chose, bounded by the route's limit and after its admission check; then the connection is suspended
@@ -41,8 +42,19 @@ public final class HTTPServer: Sendable {
         await runUntilSignal([SIGINT, SIGTERM], onReady: {})
     }
 
-    /// Waits for one of `signals`; `onReady` runs once they are all being watched.
+    /// Waits for one of `signals`, then shuts down; `onReady` runs once they are all being watched.
     func runUntilSignal(_ signals: [Int32], onReady: () -> Void) async {
+        await waitForSignal(signals, onReady: onReady)
+        await shutdown()
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives, still serving: the caller stops in its own order (readiness off,
+    /// work handed on, then ``shutdown()``).
+    public func waitForStopSignal() async {
+        await waitForSignal([SIGINT, SIGTERM], onReady: {})
+    }
+
+    func waitForSignal(_ signals: [Int32], onReady: () -> Void) async {
         let stream = AsyncStream<Int32> { continuation in
             let sources = SignalSources(
                 signals.map { number in
@@ -60,7 +72,6 @@ public final class HTTPServer: Sendable {
             ServerLog.error("received signal \(number), shutting down")
             break
         }
-        await shutdown()
     }
 }
 

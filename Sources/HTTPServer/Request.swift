@@ -1,3 +1,5 @@
+import Foundation
+
 /// What is known of a request once its head has arrived: everything but the body. `Request` and `RequestHead`
 /// share every helper built on it (cookies, query items, the client address, forwarded headers).
 public protocol RequestHeadFields: Sendable {
@@ -59,6 +61,9 @@ public struct Request: RequestHeadFields {
     public var trustedProxies: TrustedProxies
     /// Path parameters, filled in by the router from the matched pattern.
     public var parameters: Parameters
+    /// The request's id, as its `X-Request-Id` response header and log lines carry it; set by the server (empty in
+    /// requests made by hand).
+    public var id: String = ""
 
     /// - Parameters:
     ///   - method: The request method.

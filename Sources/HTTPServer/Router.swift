@@ -75,6 +75,11 @@ public struct Router: Sendable, RouteRegistry {
         }
     }
 
+    /// The prefix of the group that owns `path` (`""` for the root group), the label metrics count requests under.
+    public func groupPrefix(for path: String) -> String {
+        groups[groupIndex(for: path)].prefix
+    }
+
     /// The index of the group that owns `path`.
     func groupIndex(for path: String) -> Int {
         for index in groups.indices where groups[index].owns(path) {

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryLimit: Int = 64 * 1024
     /// How long `shutdown()` waits for running handlers before dropping their connections.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Told of every answered request (metrics); nil for none.
+    public var observer: (any RequestObserver)?
     /// Whether libmicrohttpd reports protocol errors (malformed requests, failed sends) on stderr.
     public var logsProtocolErrors: Bool = true
 

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// The access-handler side of the bridge: runs on MHD worker threads, never blocks, never awaits.
 extension ServerCore {
@@ -92,7 +93,9 @@ extension ServerCore {
         case .reject(let status):
             return reject(status, exchange, connection)
         case .refuse(let error, let head):
-            var response = router.errorResponse(error, for: Request(head))
+            var response = stamped(method: head.method, target: exchange.target) {
+                router.errorResponse(error, for: Request(head))
+            }
             response.headers["Connection"] = "close"
             return MHDResponse.queue(response, on: connection, defaults: configuration.responseHeaders)
         case .run:
@@ -116,7 +119,8 @@ extension ServerCore {
                     trustedProxies: .nobody)
                 if let immediate = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
-                    return MHDResponse.queue(immediate, on: connection, defaults: configuration.responseHeaders)
+                    return MHDResponse.queue(
+                        stamped(method: method, target: exchange.target) { immediate }, on: connection, defaults: configuration.responseHeaders)
                 }
             }
             let body: BodyContent =
@@ -199,8 +203,8 @@ extension ServerCore {
     /// Answers with an error and closes, since the rest of the request may still be unread.
     private func reject(_ status: HTTPStatus, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {
         let method = exchange.state.withLock { $0.method }
-        var response = router.errorResponse(
-            HTTPError(status), for: request(exchange, connection, method: method, body: .bytes([])))
+        let request = request(exchange, connection, method: method, body: .bytes([]))
+        var response = stamped(method: method, target: exchange.target) { router.errorResponse(HTTPError(status), for: request) }
         response.headers["Connection"] = "close"
         return MHDResponse.queue(response, on: connection, defaults: configuration.responseHeaders)
     }

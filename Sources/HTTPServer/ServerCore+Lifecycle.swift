@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 extension ServerCore {
     /// Binds the listening socket ourselves (for a precise error when the port is taken) and starts the daemon

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Logging
 import Synchronization
 
 /// The daemon pointer; MHD's daemon functions are thread-safe.
@@ -45,6 +46,7 @@ final class ServerCore: Sendable {
     let watch: ConnectionWatch
     /// Read once: a router without immediate responders skips the fast path entirely.
     let hasImmediateResponders: Bool
+    let requestIDs = RequestIDs()
 
     /// A socket bound before the server was built; nil binds the configured address at start.
     let listener: Listener?
@@ -61,6 +63,8 @@ final class ServerCore: Sendable {
 
     /// Suspends `connection` and starts the handler task; returns false (the caller answers 503) once stopped.
     func dispatch(_ request: Request, exchange: Exchange, connection: OpaquePointer) -> Bool {
+        var request = request
+        request.id = requestIDs.id(for: request)
         let accepted = state.withLock { state in
             guard state.phase == .serving || state.phase == .draining else { return false }
             state.suspended[ObjectIdentifier(exchange)] = exchange
@@ -69,9 +73,18 @@ final class ServerCore: Sendable {
             return true
         }
         guard accepted else { return false }
-        let router = self.router
-        let task = Task {
-            let response = await router.respond(to: request)
+        let (router, observer) = (self.router, configuration.observer)
+        let task = Task { [request] in
+            let started = ContinuousClock.now
+            var response = await LogContext.$requestID.withValue(request.id) { await router.respond(to: request) }
+            response.headers["X-Request-Id"] = request.id
+            if let observer {
+                let elapsed = ContinuousClock.now - started
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                observer.responded(
+                    group: router.groupPrefix(for: request.path), method: request.method, path: request.path, status: response.status.code,
+                    seconds: seconds)
+            }
             // The handler is done with its body: a temporary file goes now, before the response is even sent.
             exchange.releaseBody()
             self.complete(exchange, with: response)
@@ -117,5 +130,21 @@ final class ServerCore: Sendable {
         for exchange in abandoned {
             exchange.abandon()
         }
+    }
+}
+
+extension ServerCore {
+    /// Stamps an answer given outside a handler (the fast path, an early refusal) with a fresh request id, and tells
+    /// the observer of it as taking no time: it was answered on the server thread, without a task, in microseconds.
+    /// `render` runs with the id as the log context, so an error page it renders can show the id.
+    func stamped(method: HTTPMethod, target: String, _ render: () -> Response) -> Response {
+        let id = requestIDs.next()
+        var response = LogContext.$requestID.withValue(id) { render() }
+        response.headers["X-Request-Id"] = id
+        if let observer = configuration.observer {
+            let path = Request.split(target: target).path
+            observer.responded(group: router.groupPrefix(for: path), method: method, path: path, status: response.status.code, seconds: 0)
+        }
+        return response
     }
 }

@@ -1,8 +1,11 @@
-import Foundation
+import Logging
 
-/// Server-side diagnostics go to stderr; clients only ever see generic messages.
+/// Server-side diagnostics, through the one logger of this module (text or JSON lines on stderr); clients only ever
+/// see generic messages.
 enum ServerLog {
+    static let log = Logger("HTTPServer")
+
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("[HTTPServer] \(message)\n".utf8))
+        log.error(message)
     }
 }

@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 
 /// Grain's social methods on a hatk (grain.social, a self-hosted one, or the embedded backend over HTTP): reads
 /// signed as the viewer when credentials are given, writes always signed. Against a hatk that lacks a method, a call

@@ -1,7 +1,7 @@
-import ATProto
+public import ATProto
 import Crypto
-import Foundation
-import Lexicon
+public import Foundation
+public import Lexicon
 import Outbound
 
 /// What a write needs to act for a signed-in person: their DPoP key and access token.

@@ -1,7 +1,7 @@
 import ATProto
-import Foundation
+public import Foundation
 import Lexicon
-import Outbound
+public import Outbound
 
 /// A typed XRPC client for a hatk server: grain.social, a self-hosted hatk, or our embedded backend,
 /// always over HTTP so that every deployment runs the same code path.
@@ -14,17 +14,25 @@ public final class HatkClient: XRPCReads {
     /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
     let clock: @Sendable () -> Int64
     let cache: ReadCache
+    /// Told of every call: its method, how long it took and how it ended (for metrics).
+    let observe: CallObserver?
+
+    /// What a call observer hears: the XRPC method (a name our code chose), seconds, and `2xx`, `4xx`, `5xx`,
+    /// `timeout` or `unreachable`.
+    public typealias CallObserver = @Sendable (_ nsid: String, _ seconds: Double, _ outcome: String) -> Void
 
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://grain.social`.
     ///   - timeout: how long one call may take before it fails with `.timeout`.
     ///   - policy: which addresses calls may connect to. Public ones only by default: a hatk on loopback or the
     ///     LAN (the embedded backend) needs its origin in the allowance.
+    ///   - observe: told of every call's method, time and outcome; nil for nobody.
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly
+        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil
     ) {
+        self.observe = observe
         cache = ReadCache(ttl: cacheTTL)
         self.baseURL = baseURL
         self.nonces = nonces
@@ -81,15 +89,24 @@ public final class HatkClient: XRPCReads {
         _ request: OutboundRequest, nsid: String
     ) async throws(HatkError) -> (data: Data, status: Int, nonceChallenge: Bool, contentType: String?) {
         let response: OutboundResponse
+        let started = ContinuousClock.now
         do {
             response = try await http.send(request)
         } catch {
+            let kind: HatkError.Kind = error.kind == .timeout ? .timeout : .unreachable
+            observe?(nsid, Self.seconds(since: started), kind == .timeout ? "timeout" : "unreachable")
             // A refused address reads as unreachable: to the caller the server is simply not there.
-            throw HatkError(kind: error.kind == .timeout ? .timeout : .unreachable, endpoint: nsid, detail: "\(error)")
+            throw HatkError(kind: kind, endpoint: nsid, detail: "\(error)")
         }
+        observe?(nsid, Self.seconds(since: started), "\(response.status / 100)xx")
         nonces.update(for: request.url, nonce: response.headers["DPoP-Nonce"])
         let challenge = (response.headers["WWW-Authenticate"] ?? "").contains("use_dpop_nonce")
         return (response.body, response.status, challenge, response.headers["Content-Type"])
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Decodes a 2xx JSON answer, or turns an error status into ``HatkError``. Only `application/json` bodies are

@@ -1,5 +1,5 @@
-import ATProto
-import Lexicon
+public import ATProto
+public import Lexicon
 
 /// The reads the viewer needs beyond stories: comment threads, the viewer's activity, whom they muted or block, and
 /// the upstream's label definitions. Every `StoryReading` answers them, so the front has one seam per backend.

@@ -1,5 +1,5 @@
-import ATProto
-import Lexicon
+public import ATProto
+public import Lexicon
 
 /// The reads every page needs, whichever hatk server answers them (with the social reads of ``SocialReading``).
 public protocol StoryReading: SocialReading {

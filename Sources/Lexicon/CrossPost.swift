@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Foundation
 
 /// The `app.bsky.feed.post` Grain writes when a story is also posted to Bluesky: an empty first line

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// Output of `social.grain.unspecced.getStoryAuthors`.
 public struct StoryAuthorsOutput: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Foundation
 
 /// Checks records against the lexicons grain-stories writes, the way hatk's `validateRecord` does:

@@ -1,4 +1,5 @@
-import ATProto
+public import ATProto
+
 /// `social.grain.defs#aspectRatio`.
 public struct AspectRatio: Codable, Sendable, Equatable {
     public var width: Int

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// The `social.grain.favorite` record: a favourite (heart) on a story, gallery or comment.
 public struct FavoriteRecord: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// `social.grain.comment.defs#viewerState`.
 public struct CommentViewerState: Codable, Sendable, Equatable {

@@ -35,10 +35,12 @@ public enum Log {
     /// Replaces the settings (the command line does this once; tests capture lines).
     public static func configure(_ new: Settings) { settings.withLock { $0 = new } }
 
-    /// One event; `fields` carry ids such as the request id.
+    /// One event; `fields` carry ids. A line written while a request is handled carries its id as `request`.
     public static func write(_ level: Level, _ message: String, subsystem: String, fields: [String: String] = [:]) {
         let current = settings.withLock { $0 }
         guard level >= current.minimumLevel else { return }
+        var fields = fields
+        if let id = LogContext.requestID, fields["request"] == nil { fields["request"] = id }
         current.sink(line(level, message, subsystem: subsystem, fields: fields, format: current.format, now: Date()))
     }
 
@@ -76,4 +78,11 @@ public struct Logger: Sendable {
     }
 
     public func error(_ message: String, fields: [String: String] = [:]) { Log.write(.error, message, subsystem: subsystem, fields: fields) }
+}
+
+/// What every log line written inside one request shares: the server sets the request's id around its handler
+/// (a task-local value, so tasks the handler starts inherit it) and ``Log`` adds it to each line as `request`.
+public enum LogContext {
+    /// The id of the request being handled, as its `X-Request-Id` header and error page show it.
+    @TaskLocal public static var requestID: String?
 }

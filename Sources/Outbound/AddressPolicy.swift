@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which addresses outbound fetches may connect to. By default only public unicast ones: loopback, private,
 /// link-local, carrier-grade NAT, multicast and the other special-purpose blocks (see `AddressCategory.of`) are

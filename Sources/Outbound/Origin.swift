@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+public import Foundation
 
 /// Scheme, host and port of a URL, as libcurl itself parses them, so an allowance and the connection it lets
 /// through can never disagree about which server a URL names.

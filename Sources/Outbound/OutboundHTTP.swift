@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one HTTP client for every fetch the server makes, on libcurl: each connection is checked against an
 /// `AddressPolicy` on the address actually connected to, redirects are returned rather than followed, there is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One HTTP request to send with `OutboundHTTP`.
 public struct OutboundRequest: Sendable {

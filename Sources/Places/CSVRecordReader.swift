@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads RFC 4180 records from a byte buffer without copying: fields come back as spans so that only the columns
 /// we keep are ever turned into strings. Tolerates `\n` and `\r\n` line ends and `""` escapes inside quotes.
 struct CSVRecordReader {

@@ -1,5 +1,5 @@
-import Foundation
-import Outbound
+public import Foundation
+public import Outbound
 import Synchronization
 
 /// Reverse geocoding through a Nominatim server, as Grain does it, within the public server's usage policy: an

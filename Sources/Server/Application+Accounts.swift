@@ -1,5 +1,7 @@
 import ATProto
 import App
+import AuthServer
+import Backend
 import Crypto
 import Foundation
 
@@ -40,5 +42,19 @@ extension Application {
     /// Known passwords for the demo household, so anyone trying the demo can sign in as a member.
     static func demoPassword(for handle: String) -> String {
         String(handle.prefix { $0 != "." }) + "-stories"
+    }
+}
+
+extension Application {
+    /// Deletes the members whose removal is due, with their passwords, sign-ins, sessions and seen marks
+    /// (housekeeping calls this every minute).
+    func removeDueMembers() async throws -> [DID] {
+        guard let backend, let authServer else { return [] }
+        let removed = try await backend.removeDueMembers()
+        for did in removed {
+            try authServer.forgetAccount(did)
+            try front.administration?.forget(did.rawValue)
+        }
+        return removed
     }
 }

@@ -1,13 +1,15 @@
-import ATProto
-import App
-import AuthServer
-import Backend
+public import ATProto
+public import App
+public import AuthServer
+public import Backend
 import Crypto
-import Foundation
+public import Foundation
 import HTMLRendering
-import HTTPServer
+public import HTTPServer
 import HatkClient
+import Imaging
 import Logging
+public import Metrics
 import Outbound
 import Places
 
@@ -27,6 +29,14 @@ public final class Application: Sendable {
     public let loopback: URL
     let origins: OriginPolicy
     let maintenance = Maintenance()
+    /// `--backup-dir`'s nightly backups; nil without one.
+    let nightly: NightlyBackups?
+    /// What start-up found of older databases, and the backup it made before migrating them.
+    let upgrade: SchemaUpgrade.Outcome
+    /// Requests, latencies and uploads since start, for `/metrics`.
+    public let metrics: Metrics
+    /// What `/healthz`, `/readyz` and `/metrics` report.
+    let health: ServerHealth
     let clock: @Sendable () -> UTCTime
 
     /// Binds the port and builds everything; `start()` begins serving.
@@ -43,7 +53,14 @@ public final class Application: Sendable {
         let trustedProxies = try TrustedProxies(parsing: configuration.trustedProxies)
         // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
-        _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads")
+        if !configuration.forCommand { _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads") }
+        // Before any database is opened (and migrated): a newer one stops here untouched, an older one is backed up.
+        upgrade = try SchemaUpgrade.prepare(dataDirectory: configuration.dataDirectory, backupDirectory: configuration.backupDirectory)
+        nightly = configuration.backupDirectory.map {
+            NightlyBackups(
+                directory: $0, keep: configuration.backupKeep, schedule: configuration.backupSchedule,
+                dataDirectory: configuration.dataDirectory)
+        }
         let ownOrigin: @Sendable (Request) -> String? = { request in
             if case .own(let origin) = origins.origin(of: request) { return origin.description }
             return nil
@@ -74,9 +91,12 @@ public final class Application: Sendable {
         // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
         // OAuth document or anything else names must be public.
         let policy = AddressPolicy.publicOnly.allowing([upstream])
+        let metrics = Metrics()
+        self.metrics = metrics
         let writer = HatkClient(
             baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy)
+            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
+            observe: RequestMetrics(metrics: metrics).upstreamCall)
 
         var household: (any HouseholdDirectory)?
         var moderation: (any Moderation)?
@@ -128,15 +148,21 @@ public final class Application: Sendable {
         settings.canonicalOrigin = configuration.canonicalOrigin
         // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
         settings.canCrossPost = configuration.appview != nil
+        settings.metricsFrom = try TrustedProxies(parsing: configuration.metricsFrom)
+        let health = ServerHealth(dataDirectory: configuration.dataDirectory, metrics: metrics, embedded: configuration.appview == nil)
+        self.health = health
         let places = Self.geocoders(configuration)
-        front = try Front(
-            FrontDependencies(
-                pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
-                stories: stories, writer: writer,
-                signIn: SignInServers.Configuration(
-                    server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
-                household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
-                geocoder: places.posting, placeNames: places.offline, settings: settings, clock: clock, moderation: moderation))
+        var dependencies = FrontDependencies(
+            pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
+            stories: stories, writer: writer,
+            signIn: SignInServers.Configuration(
+                server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
+            household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
+            geocoder: places.posting, placeNames: places.offline, placeSearch: Self.placeSearch(configuration),
+            settings: settings, clock: clock, moderation: moderation,
+            sharedSessions: try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) })
+        dependencies.probes = health
+        front = try Front(dependencies)
 
         var router = Router()
         router.use(SecurityHeaders.DefaultPolicy())
@@ -150,32 +176,45 @@ public final class Application: Sendable {
         serverConfiguration.port = listener.port
         serverConfiguration.trustedProxies = trustedProxies
         serverConfiguration.responseHeaders = SecurityHeaders.baseline
+        serverConfiguration.observer = RequestMetrics(metrics: metrics)
         server = HTTPServer(configuration: serverConfiguration, router: router, listener: listener)
     }
 
     /// Starts serving on the bound socket, and the housekeeping that runs beside it.
     public func start() throws {
         try server.start()
+        health.setAccepting(true)
         maintenance.start(self)
     }
 
-    /// Stops serving, then writes what the front keeps in memory.
+    /// Stops serving, then writes what the front keeps in memory and merges every write-ahead log.
     public func stop() async {
+        health.setAccepting(false)
         maintenance.stop()
         // Seen marks waiting for the upstream go first: the embedded backend is reached through this very server.
         await front.sendWaitingMarks()
         await server.shutdown()
-        do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
+        finish()
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly.
+    /// Serves until SIGINT or SIGTERM, then stops cleanly, exactly as ``stop()`` does.
     public func runUntilSignal() async {
-        await server.runUntilSignal()
-        maintenance.stop()
-        // The server has stopped: marks for a remote hatk still go; the embedded backend's (reached through this
-        // server) are lost if any wait, at most the last 30 seconds' worth.
-        await front.sendWaitingMarks()
+        await server.waitForStopSignal()
+        await stop()
+    }
+
+    /// What a clean stop does once no request runs: the seen marks kept in memory are written, and each database's
+    /// WAL is merged into its file, so the data directory is whole without its `-wal` files (a copy of it, or a
+    /// newer binary's migration, starts from everything that was committed).
+    func finish() {
         do { try front.flush() } catch { log.error("could not write seen marks at shutdown: \(error)") }
+        let checkpoints: [(String, () throws -> Void)] = [
+            ("front.sqlite", front.checkpoint), ("backend.sqlite", { try self.backend?.store.checkpoint() }),
+            ("auth.sqlite", { try self.authServer?.checkpoint() }),
+        ]
+        for (name, checkpoint) in checkpoints {
+            do { try checkpoint() } catch { log.error("could not merge the write-ahead log of \(name) at shutdown: \(error)") }
+        }
     }
 
     /// URLs other devices on the network can open: the machine's non-loopback addresses when listening on every
@@ -229,6 +268,16 @@ public final class Application: Sendable {
             return (NominatimGeocoder(client: client, fallback: offline), offline)
         case .none: return (nil, nil)
         }
+    }
+
+    /// The create form's place search, when the table is there; it is mapped at the first search.
+    static func placeSearch(_ configuration: ServeConfiguration) -> PlaceFinder? {
+        guard FileManager.default.isReadableFile(atPath: configuration.placeNamesCSV) else {
+            log.warning(
+                "no readable place search table at \(configuration.placeNamesCSV) (run `make places-data`): the create form offers no place search")
+            return nil
+        }
+        return PlaceFinder(path: configuration.placeNamesCSV)
     }
 
     /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.

@@ -16,15 +16,16 @@ struct AuthServerViewers: ViewerAuthenticator {
     func currentDPoPNonce() -> String? { authServer.currentDPoPNonce() }
 }
 
-/// The backend's household accounts as the authorization server's directory of who may sign in.
+/// The backend's household accounts as the authorization server's directory of who may sign in: a disabled one
+/// (or one whose removal is pending) may not.
 struct BackendAccounts: AccountDirectory {
     let store: BackendStore
 
     func account(did: DID) throws -> DirectoryAccount? {
-        try store.account(did.rawValue).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+        try store.account(did.rawValue).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 
     func account(handle: String) throws -> DirectoryAccount? {
-        try store.account(handle).map { DirectoryAccount(did: $0.did, handle: $0.handle) }
+        try store.account(handle).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 }

@@ -16,19 +16,24 @@ extension Command {
             }
         case .addUser(let command):
             try await addUser(command)
+        case .members(let command):
+            try await members(command)
+        case .backup(let data, let destination):
+            try backup(dataDirectory: data, destination: destination)
+        case .verifyBackup(let source):
+            try verifyBackup(source)
+        case .restore(let command):
+            try restore(command)
         case .serve(let configuration):
             try await serve(configuration)
         }
     }
 
     func addUser(_ command: AddUser) async throws {
-        var configuration = ServeConfiguration()
-        configuration.dataDirectory = command.dataDirectory
-        configuration.keyFile = command.keyFile
-        configuration.keyDirectory = command.keyDirectory
-        configuration.handleDomain = command.handleDomain
-        // No socket is needed to add an account.
-        configuration.port = 0
+        var configuration = ServeConfiguration.command(
+            data: command.dataDirectory, keyFile: command.keyFile, keyDirectory: command.keyDirectory, handleDomain: command.handleDomain)
+        configuration.templatesDirectory = command.templatesDirectory
+        configuration.publicDirectory = command.publicDirectory
         var password: String?
         if command.passwordFromStdin {
             password = readLine(strippingNewline: true)
@@ -43,6 +48,9 @@ extension Command {
     }
 
     func serve(_ configuration: ServeConfiguration) async throws {
+        var settings = Log.Settings()
+        settings.format = configuration.logFormat
+        Log.configure(settings)
         // Past a file size limit (ulimit -f) write() then fails with EFBIG, which the blob store reports as a full
         // disk, instead of the default action of SIGXFSZ ending the whole server.
         signal(SIGXFSZ, SIG_IGN)

@@ -1,11 +1,21 @@
+import Backups
 import Foundation
 import HTTPServer
+import Logging
 
 /// Parses `grain-stories` arguments into a command; errors carry the usage text.
 public enum Command: Sendable {
     case serve(ServeConfiguration)
     /// `users add NAME`: creates a household account (handle `NAME.<domain>`) with a password.
     case addUser(AddUser)
+    /// `users list|disable|enable|remove|restore|quota|reset-password`: the owner's administration of members.
+    case members(MembersCommand)
+    /// `backup --data DIR --to DEST`
+    case backup(dataDirectory: String, destination: String)
+    /// `backup verify SRC`
+    case verifyBackup(source: String)
+    /// `restore --from SRC --data EMPTYDIR [--without-key]`
+    case restore(RestoreCommand)
     /// `image process IN OUT [--max-bytes N] [--places FILE]`
     case processImage(input: String, output: String, maxBytes: Int, placesCSV: String)
     /// `h3 [--res N]`: `lat,lng` lines on stdin, one cell per line out.
@@ -20,6 +30,9 @@ public enum Command: Sendable {
         public var keyFile: String?
         public var keyDirectory: String?
         public var handleDomain = "home.test"
+        /// Where the server's templates and static files are: the front is built to add the account.
+        public var templatesDirectory = "./Templates"
+        public var publicDirectory = "./Public"
     }
 
     public struct UsageError: Error, CustomStringConvertible {
@@ -30,6 +43,12 @@ public enum Command: Sendable {
     public static let usage = """
         Usage: grain-stories serve [options]
                grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
+                                   [--config FILE]   (also reads serve's configuration file, like serve)
+               grain-stories users list|disable NAME|enable NAME|remove NAME|restore NAME|reset-password NAME [--data DIR] [--key-dir DIR]
+               grain-stories users quota NAME BYTES|none [--data DIR] [--key-dir DIR]   (BYTES may end in K, M or G)
+               grain-stories backup --data DIR --to DEST      (while the server keeps serving)
+               grain-stories backup verify SRC
+               grain-stories restore --from SRC --data EMPTYDIR [--without-key]
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
@@ -51,6 +70,7 @@ public enum Command: Sendable {
           --geocoder KIND       offline (default, GeoNames table), nominatim, or none
           --nominatim-url URL   the Nominatim server for --geocoder nominatim
           --places FILE         the place table (default ./.build/places/cities1000.csv)
+          --place-names FILE    the create form's place search table (default ./.build/places/place-names.csv)
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
           --story-seconds S     how long each photo shows before the viewer moves on (default 5)
@@ -60,13 +80,24 @@ public enum Command: Sendable {
           --upload-queue N      photos that may wait for a worker before uploads get 503 (default 16)
 
         Every serve option can also be set in the environment: --public-url is GRAIN_STORIES_PUBLIC_URL,
-        --demo is GRAIN_STORIES_DEMO=true. Command-line flags win.
+        --demo is GRAIN_STORIES_DEMO=true; and in a configuration file as `public-url = ...`, `demo = true`:
+          --config FILE         read options from FILE (default /etc/grain-stories/grain-stories.conf when it
+                                exists; also GRAIN_STORIES_CONFIG). Flags win over the environment, which wins
+                                over the file.
           --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
           --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
                                 believed (default 127.0.0.0/8,::1/128)
           --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
                                 addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces
+          --sessions URL        keep sessions, sign-ins, seen marks and rate limits in PostgreSQL
+                                (postgres://user@host/db or postgresql:///db?host=/run/postgresql), shared by
+                                several fronts behind one load balancer; every front needs the same sealing key
+          --backup-dir DIR      make a backup there every night (and before a start that upgrades the data)
+          --backup-keep N       nightly backups to keep (default 7)
+          --backup-time HH:MM   when the nightly backup runs, local time (default 03:30)
+          --log-format FORMAT   text (default) or json: one object per line, with the request id
+          --metrics-from LIST   comma-separated addresses or CIDR ranges that may read /metrics (default: off)
         """
 
     /// Each serve option may also come from the environment: `--public-url` is `GRAIN_STORIES_PUBLIC_URL`.
@@ -75,8 +106,9 @@ public enum Command: Sendable {
         "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
         "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
-        "--nominatim-url", "--places", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
+        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
+        "--sessions", "--backup-dir", "--backup-keep", "--backup-time", "--log-format", "--metrics-from",
     ]
     static let switches: Set<String> = ["--demo", "--dev", "--behind-tls-proxy", "--dpop-nonces", "--allow-key-in-data"]
 
@@ -84,28 +116,16 @@ public enum Command: Sendable {
         "GRAIN_STORIES_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
-    static func environmentArguments(_ environment: [String: String]) throws(UsageError) -> [String] {
-        var arguments: [String] = []
-        for option in environmentOptions {
-            guard let value = environment[environmentVariable(for: option)] else { continue }
-            if switches.contains(option) {
-                switch value.lowercased() {
-                case "1", "true", "yes", "on": arguments.append(option)
-                case "0", "false", "no", "off", "": break
-                default: throw UsageError(description: "\(environmentVariable(for: option)) must be true or false, not \(value)")
-                }
-            } else {
-                arguments += [option, value]
-            }
-        }
-        return arguments
-    }
-
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
+    /// - Parameter defaultConfig: the configuration file `serve` reads when it exists and none is named.
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = Command.defaultConfigPath
+    ) throws(UsageError) -> Command {
         guard let verb = arguments.first else { return .help }
         switch verb {
         case "help", "--help", "-h": return .help
-        case "serve": return .serve(try parseServe(try environmentArguments(environment) + Array(arguments.dropFirst())))
+        case "serve":
+            return .serve(
+                try parseServe(try layeredServeArguments(Array(arguments.dropFirst()), environment: environment, defaultConfig: defaultConfig)))
         case "image":
             guard arguments.count >= 4, arguments[1] == "process" else {
                 throw UsageError(description: "usage: grain-stories image process IN OUT [--max-bytes N] [--places FILE]")
@@ -136,24 +156,41 @@ public enum Command: Sendable {
             }
             return .h3(resolution: resolution)
         case "users":
+            if arguments.count >= 2, arguments[1] != "add" { return .members(try parseMembers(Array(arguments.dropFirst()))) }
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
             }
-            return .addUser(try parseAddUser(Array(arguments.dropFirst(2))))
+            return .addUser(try parseAddUser(Array(arguments.dropFirst(2)), environment: environment, defaultConfig: defaultConfig))
+        case "backup": return try parseBackup(Array(arguments.dropFirst()))
+        case "restore": return .restore(try parseRestore(Array(arguments.dropFirst())))
         default: throw UsageError(description: "unknown command \(verb)\n\n\(usage)")
         }
     }
 
-    static func parseAddUser(_ arguments: [String]) throws(UsageError) -> AddUser {
+    /// `users add` starts from what `serve` would read (the configuration file, then the environment), so on a box
+    /// installed from the package it finds the data, the key and the templates where the server has them; its own
+    /// flags win.
+    static func parseAddUser(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil
+    ) throws(UsageError) -> AddUser {
         var rest = arguments[...]
         guard let name = rest.popFirst(), !name.hasPrefix("--") else { throw UsageError(description: "users add needs a NAME") }
-        var command = AddUser(name: name.lowercased())
         func value(_ flag: String) throws(UsageError) -> String {
             guard let v = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
             return v
         }
+        let configFlag = arguments.firstIndex(of: "--config").map { Array(arguments[$0...].prefix(2)) } ?? []
+        let serve = try parseServe(try layeredServeArguments(configFlag, environment: environment, defaultConfig: defaultConfig))
+        var command = AddUser(name: name.lowercased())
+        command.dataDirectory = serve.dataDirectory
+        command.keyFile = serve.keyFile
+        command.keyDirectory = serve.keyDirectory
+        command.handleDomain = serve.handleDomain
+        command.templatesDirectory = serve.templatesDirectory
+        command.publicDirectory = serve.publicDirectory
         while let flag = rest.popFirst() {
             switch flag {
+            case "--config": _ = try value(flag)
             case "--display-name": command.displayName = try value(flag)
             case "--password-stdin": command.passwordFromStdin = true
             case "--data": command.dataDirectory = try value(flag)
@@ -228,6 +265,7 @@ public enum Command: Sendable {
                 }
                 config.nominatimURL = url
             case "--places": config.placesCSV = try value(flag)
+            case "--place-names": config.placeNamesCSV = try value(flag)
             case "--max-photo-bytes":
                 guard let n = Int(try value(flag)), (100_000...5_000_000).contains(n) else {
                     throw UsageError(description: "--max-photo-bytes takes 100000 to 5000000")
@@ -262,6 +300,30 @@ public enum Command: Sendable {
                 }
                 config.allowedHosts = hosts
             case "--dpop-nonces": config.requireDPoPNonce = true
+            case "--sessions":
+                let raw = try value(flag)
+                guard raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") else {
+                    throw UsageError(description: "--sessions takes a PostgreSQL URL (postgres://user@host/db), not \(raw.prefix(40))")
+                }
+                config.sessionsURL = raw
+            case "--backup-dir": config.backupDirectory = try value(flag)
+            case "--backup-keep": config.backupKeep = try count(flag, 1...1000)
+            case "--backup-time":
+                let raw = try value(flag)
+                guard let schedule = BackupSchedule(parsing: raw) else {
+                    throw UsageError(description: "--backup-time takes a 24-hour time such as 03:30, not \(raw)")
+                }
+                config.backupSchedule = schedule
+            case "--log-format":
+                let raw = try value(flag)
+                guard let format = Log.Format(rawValue: raw) else { throw UsageError(description: "--log-format is text or json, not \(raw)") }
+                config.logFormat = format
+            case "--metrics-from":
+                let ranges = try list(flag)
+                guard !ranges.isEmpty, (try? TrustedProxies(parsing: ranges)) != nil else {
+                    throw UsageError(description: "--metrics-from takes addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8")
+                }
+                config.metricsFrom = ranges
             default: throw UsageError(description: "unknown option \(flag)\n\n\(usage)")
             }
         }

@@ -1,3 +1,5 @@
+import App
+import AuthServer
 import Crypto
 import Foundation
 import Logging
@@ -128,9 +130,15 @@ struct DataKey {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    /// Whether the data directory already holds state sealed with some key (a key must not be silently replaced).
+    /// Whether the data directory already holds state sealed with some key (a key must not be silently replaced):
+    /// a session, a sign-in in progress or the sign-in server's secrets. A database that cannot be read counts as
+    /// sealed. Data restored `--without-key` holds none, so it gets a new key.
     static func hasSealedData(_ dataDirectory: String) throws -> Bool {
-        ["front.sqlite", "auth.sqlite"].contains { FileManager.default.fileExists(atPath: dataDirectory + "/" + $0) }
+        do {
+            return try Front.hasSealedState(dataDirectory: dataDirectory) || AuthServer.hasSealedState(dataDirectory: dataDirectory)
+        } catch {
+            return true
+        }
     }
 
     static func absolute(_ path: String) -> String {

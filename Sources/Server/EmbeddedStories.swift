@@ -1,6 +1,7 @@
 import ATProto
 import App
 import Backend
+import HTTPServer
 import HatkClient
 import Lexicon
 

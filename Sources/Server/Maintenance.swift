@@ -1,9 +1,14 @@
 import ATProto
+import App
+import AuthServer
+import Backend
+import Foundation
 import Logging
 import Synchronization
 
 /// Housekeeping beside serving, never inside a request: expired sign-ins, tokens, sessions and seen marks every
-/// minute; unreferenced uploads and ownerless blob files every ten.
+/// minute, members whose removal is due, and the nightly backup when one is due; unreferenced uploads and
+/// ownerless blob files every ten.
 final class Maintenance: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
@@ -19,6 +24,7 @@ final class Maintenance: Sendable {
                 guard let application, !Task.isCancelled else { return }
                 round += 1
                 await Self.run(application, blobs: round % Self.blobEvery == 0)
+                if let nightly = application.nightly { _ = await nightly.runIfDue(now: Date()) }
             }
         }
         task.withLock { $0 = loop }
@@ -32,6 +38,7 @@ final class Maintenance: Sendable {
     static func run(_ application: Application, blobs: Bool) async {
         do { _ = try application.authServer?.pruneExpired() } catch { log.error("pruning the sign-in database failed: \(error)") }
         do { try application.front.prune(now: application.clock()) } catch { log.error("pruning the front's database failed: \(error)") }
+        do { _ = try await application.removeDueMembers() } catch { log.error("removing members whose removal is due failed: \(error)") }
         guard blobs, let backend = application.backend else { return }
         do { _ = try await backend.collectGarbage() } catch { log.error("collecting unused blobs failed: \(error)") }
     }

@@ -1,5 +1,7 @@
-import AuthServer
-import Foundation
+public import AuthServer
+public import Backups
+public import Foundation
+public import Logging
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {
@@ -42,6 +44,8 @@ public struct ServeConfiguration: Sendable {
     public var nominatimURL = URL(string: "https://nominatim.openstreetmap.org")!
     /// The GeoNames-derived table of populated places (`make places` fetches it).
     public var placesCSV = "./.build/places/cities1000.csv"
+    /// The place search table (GeoNames cities1000 with populations and alternate names; `make places-data`).
+    public var placeNamesCSV = "./.build/places/place-names.csv"
     /// Published photos are made to fit this many bytes (Grain: 900,000; at most the lexicon's 5,000,000).
     public var maxPhotoBytes = 900_000
     /// How long answers of the hatk server are reused (the author list, stories, profiles).
@@ -79,6 +83,35 @@ public struct ServeConfiguration: Sendable {
     public var imageQueue = 16
     /// The embedded authorization server issues and requires DPoP nonces, like an atproto-profile server.
     public var requireDPoPNonce = false
+    /// A PostgreSQL URL (`--sessions postgres://...`) where the front keeps sessions, sign-ins in progress, seen
+    /// marks and rate-limit windows, shared with the other fronts behind one load balancer; nil keeps them in
+    /// `<data>/front.sqlite`.
+    public var sessionsURL: String?
+    /// Where nightly backups go (`--backup-dir`); nil makes none. Start-up's backup before a migration goes here too.
+    public var backupDirectory: String?
+    /// Nightly backups kept (`--backup-keep`); older ones are removed after each new one.
+    public var backupKeep = 7
+    /// When the nightly backup runs (`--backup-time HH:MM`, the server's local time).
+    public var backupSchedule = BackupSchedule(hour: 3, minute: 30)
+    /// `text` or `json` log lines (`--log-format`).
+    public var logFormat = Log.Format.text
+    /// Addresses or CIDR ranges that may read `/metrics` (`--metrics-from`); empty turns `/metrics` off.
+    public var metricsFrom: [String] = []
+    /// Built for a command (`users ...`) beside a server that may be running on the same data: the upload bodies in
+    /// `<data>/uploads` are that server's, not leftovers to sweep.
+    var forCommand = false
+
+    /// The configuration a command (`users …`) opens the data with: no socket, the uploads left to the server.
+    static func command(data: String, keyFile: String?, keyDirectory: String?, handleDomain: String) -> ServeConfiguration {
+        var configuration = ServeConfiguration()
+        configuration.dataDirectory = data
+        configuration.keyFile = keyFile
+        configuration.keyDirectory = keyDirectory
+        configuration.handleDomain = handleDomain
+        configuration.port = 0
+        configuration.forCommand = true
+        return configuration
+    }
     /// Cheap scrypt parameters, for tests only.
     public var fastPasswordHashing = false
     /// OAuth clients the embedded authorization server accepts besides our own front and loopback clients (hatk's

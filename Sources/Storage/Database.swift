@@ -39,22 +39,10 @@ public final class Database: Sendable {
         return try body(connection)
     }
 
-    /// Applies each schema step whose index is at or above `PRAGMA user_version`, in one transaction each.
-    public func migrate(_ steps: [String]) throws {
-        try writer.withLock { connection in
-            let current = try connection.queryOne("PRAGMA user_version")?.int("user_version") ?? 0
-            for (index, step) in steps.enumerated() where index >= current {
-                try connection.execute("BEGIN IMMEDIATE")
-                do {
-                    try connection.executeScript(step)
-                    try connection.executeScript("PRAGMA user_version = \(index + 1)")
-                    try connection.execute("COMMIT")
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
-                }
-            }
-        }
+    /// Runs `body` on the writer connection outside any transaction it opens itself (migrations and checkpoints,
+    /// which manage their own).
+    func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.withLock { try body($0) }
     }
 
     private func checkoutReader() throws(StorageError) -> Connection {

@@ -28,6 +28,12 @@ public struct Row: Sendable {
     public let columns: [String]
     public let values: [SQLValue]
 
+    /// A row of named values (PostgresStorage reads its results into these too).
+    public init(columns: [String], values: [SQLValue]) {
+        self.columns = columns
+        self.values = values
+    }
+
     public subscript(column: String) -> SQLValue {
         guard let index = columns.firstIndex(of: column) else { return .null }
         return values[index]

@@ -1,9 +1,12 @@
+import ATProto
 import Crypto
 import Dispatch
 import Foundation
 import HTTPServer
+import Storage
 import Synchronization
 import Testing
+import Workers
 
 @testable import AuthServer
 

@@ -3,6 +3,7 @@ import AuthServer
 import Crypto
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 struct PersistenceTests {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Storage
+import TestSupport
 import Testing
 
 @testable import AuthServer

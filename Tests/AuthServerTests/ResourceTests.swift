@@ -2,6 +2,7 @@ import ATProto
 import Crypto
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import AuthServer

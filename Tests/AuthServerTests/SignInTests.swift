@@ -1,5 +1,7 @@
+import ATProto
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import AuthServer

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import AuthServer

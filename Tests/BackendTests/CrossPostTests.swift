@@ -3,6 +3,7 @@ import Backend
 import Foundation
 import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 struct CrossPostTests {

@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import Backend
@@ -18,6 +19,9 @@ struct DemoHouseholdTests {
         let f = try BackendFixture()
         let handles = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         #expect(handles.count == 3)
+        // The first member owns the household, so the owner's pages can be tried on first run.
+        #expect(try f.backend.store.members().filter(\.isOwner).map(\.handle) == [handles[0]])
+        #expect(try f.backend.store.isOwner(try #require(try f.backend.store.account(handles[0])).did.rawValue))
         let authors = try #require(try await f.xrpc("social.grain.unspecced.getStoryAuthors").json?.decode(as: StoryAuthorsOutput.self)).authors
         #expect(authors.count == 3)
         var ratios = Set<String>()

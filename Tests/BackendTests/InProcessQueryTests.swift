@@ -3,6 +3,7 @@ import Backend
 import Foundation
 import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 /// The front in the same process reads through `EmbeddedBackend.queries`: the same answers as over XRPC, with the

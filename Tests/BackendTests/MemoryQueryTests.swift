@@ -2,6 +2,7 @@ import ATProto
 import Backend
 import Foundation
 import Lexicon
+import TestSupport
 import Testing
 
 /// The store's side of "On this day": stories of every account on given calendar days of earlier years.

@@ -1,7 +1,9 @@
 import ATProto
 import Backend
 import Foundation
+import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 struct NotificationTests {

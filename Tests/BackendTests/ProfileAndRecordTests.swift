@@ -1,6 +1,7 @@
 import ATProto
 import Backend
 import Foundation
+import HTTPServer
 import Lexicon
 import Testing
 

@@ -2,6 +2,7 @@ import ATProto
 import Backend
 import Foundation
 import Lexicon
+import TestSupport
 import Testing
 
 struct ReportTests {

@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import Backend

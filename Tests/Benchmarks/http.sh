@@ -42,6 +42,7 @@ FAILED=0
 # TCP connections from the server process to its own port: in embedded mode there must be none (reads are in
 # process). Sampled every half second while wrk runs; the largest count is kept.
 SELF_MAX=0
+WATCHERS=()
 watch_self_connections() {
   while kill -0 "$1" 2>/dev/null; do
     local n
@@ -80,6 +81,7 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ $side = ours ]; then url=${OURS[$target]}; cookie=${COOKIES[$target]:-}; else url=${THEIRS[$target]}; fi
       if [ $side = ours ]; then
         ( sleep 1; watch_self_connections "$(pgrep -n wrk)" ) &
+        WATCHERS+=($!)
       fi
       read -r rps p99 errors non2xx <<<"$(measure "$url" "$cookie")"
       key="$target.$side"
@@ -90,7 +92,8 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 RSS=$(awk '/VmHWM/ {print $2}' /proc/$SERVER_PID/status)
-wait
+# Only the watchers: a bare `wait` would also wait for the server, which runs until the trap stops it.
+wait "${WATCHERS[@]}"
 SELF_MAX=$(cat "$WORK/self-max" 2>/dev/null || echo 0)
 
 declare -A LABEL=([strip.ours]="grain-stories \`/\` anonymous (strip of $AUTHORS authors)" [strip.theirs]="nginx, same bytes as \`/\`"

@@ -6,8 +6,8 @@ UPLOADS times at once. Each answer must be 303 (posted) or 503 with Retry-After 
 anything else is a failure and the script exits 1. Prints one Markdown table row and a summary.
 
 Usage: uploads.py BASE_URL PHOTO [UPLOADS]   (the server needs --uploads-per-minute above UPLOADS, else 429s)
-PHOTO is a JPEG or PNG file, or synthetic:WIDTHxHEIGHT for a made-up PNG with photo-like noise that the
-pipeline must really work on (it cannot pass it through).
+PHOTO is a JPEG or PNG file, synthetic:WIDTHxHEIGHT for a made-up PNG with photo-like noise that the
+pipeline must really work on (it cannot pass it through), or synthetic-jpeg:WIDTHxHEIGHT for such a JPEG (Pillow).
 """
 import concurrent.futures
 import http.client
@@ -94,6 +94,20 @@ def synthetic_png(width, height):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b"")
 
 
+def synthetic_jpeg(width, height, quality=86):
+    """A baseline JPEG of noise blended with a gradient (Pillow), as big as a phone's detailed photo: 4000×3000 at
+    quality 86 is about 6 MB."""
+    import io
+    from PIL import Image
+
+    rng = random.Random(7)
+    noise = Image.frombytes("RGB", (width, height), rng.randbytes(width * height * 3))
+    gradient = Image.linear_gradient("L").resize((width, height)).convert("RGB")
+    out = io.BytesIO()
+    Image.blend(noise, gradient, 0.6).save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
 def multipart(csrf, photo, filename):
     boundary = "----bench" + uuid.uuid4().hex
     mime = "image/png" if filename.endswith(".png") else "image/jpeg"
@@ -114,10 +128,25 @@ def main():
     csrf = CSRF.search(form).group(1)
     if photo_path.startswith("synthetic:"):
         width, height = (int(n) for n in photo_path.split(":", 1)[1].split("x"))
-        photo, photo_name = synthetic_png(width, height), f"synthetic {width}×{height} PNG"
+        photo, photo_name, filename = synthetic_png(width, height), f"synthetic {width}×{height} PNG", "photo.png"
+    elif photo_path.startswith("synthetic-jpeg:"):
+        width, height = (int(n) for n in photo_path.split(":", 1)[1].split("x"))
+        photo, photo_name, filename = synthetic_jpeg(width, height), f"synthetic {width}×{height} JPEG", "photo.jpg"
     else:
         photo, photo_name = open(photo_path, "rb").read(), photo_path.rsplit("/", 1)[-1]
-    body, content_type = multipart(csrf, photo, "photo.png" if photo_path.startswith("synthetic:") else photo_name)
+        filename = photo_name
+    body, content_type = multipart(csrf, photo, filename)
+    # memory.sh: the peak mark is reset here, after signing in (the password hash alone takes about 128 MiB, which
+    # is not the uploads'), and the RSS just before the uploads is written for it.
+    peak_pid = os.environ.get("UPLOADS_RESET_PEAK_PID")
+    if peak_pid:
+        time.sleep(1)
+        with open(f"/proc/{peak_pid}/clear_refs", "w") as handle:
+            handle.write("5")
+        with open(f"/proc/{peak_pid}/status") as handle:
+            rss = next(line.split()[1] for line in handle if line.startswith("VmRSS:"))
+        with open(os.environ["UPLOADS_RSS_BEFORE_FILE"], "w") as handle:
+            handle.write(rss)
 
     def upload(_):
         started = time.monotonic()

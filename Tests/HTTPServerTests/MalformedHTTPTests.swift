@@ -1,4 +1,6 @@
 import Foundation
+import FoundationNetworking
+import Synchronization
 import Testing
 
 @testable import HTTPServer

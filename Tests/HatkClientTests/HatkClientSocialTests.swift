@@ -205,7 +205,8 @@ struct HatkClientSocialTests {
         let client = HatkClient(baseURL: server.url, policy: server.policy)
         let uris = (0..<250).map { ATURI(authority: "did:plc:maya", collection: "social.grain.story", rkey: "3jzfcijpj2z\(String($0, radix: 36))") }
         try await client.markStoriesViewed(uris + uris.prefix(10), as: credentials())
-        let sizes = log.all.compactMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body.inMemory ?? []))["stories"] }.compactMap { value -> Int? in
+        let sizes = log.all.compactMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.body.inMemory ?? []))["stories"] }.compactMap {
+            value -> Int? in
             if case .array(let items) = value { return items.count }
             return nil
         }

@@ -41,7 +41,7 @@ struct OAuthHostileServerTests {
             do {
                 _ = try await client.beginSignIn(loginHint: nil)
                 Issue.record("a broken endpoint must not give an authorization URL")
-            } catch let error as OAuthError {
+            } catch {
                 #expect(error.code == "server_error")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Server
 import TestSupport
 import Testing
 
@@ -9,7 +10,9 @@ import Testing
 struct BrowserSuiteTests {
     /// Runs every browser behaviour at one window size; the Python report is attached on failure.
     func runSuite(width: Int, height: Int) async throws {
-        let app = try await LiveApp(storySeconds: 2)
+        let app = try await LiveApp(storySeconds: 2) {
+            $0.placeNamesCSV = repositoryRoot.appendingPathComponent(".build/places/place-names.csv").path
+        }
         try await runSuite(on: app, width: width, height: height)
         await app.stop()
     }

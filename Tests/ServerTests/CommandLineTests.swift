@@ -1,4 +1,5 @@
 import App
+import Foundation
 import Server
 import Testing
 
@@ -41,7 +42,7 @@ struct UsersCommandTests {
         #expect(c.passwordFromStdin)
         #expect(c.dataDirectory == "/tmp/d")
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "add"]) }
-        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "remove", "x"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "frobnicate", "x"]) }
     }
 }
 

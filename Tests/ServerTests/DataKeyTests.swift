@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Storage
 import TestSupport
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
         let data = TemporaryDirectory("data")
         let keys = TemporaryDirectory("keys")
         let old = SealingKey.random()
-        FileManager.default.createFile(atPath: data.path + "/secret.key", contents: Data(old.rawRepresentation))
+        #expect(FileManager.default.createFile(atPath: data.path + "/secret.key", contents: Data(old.rawRepresentation)))
         let key = try DataKey.load(location(data, keys: keys), environment: [:])
         #expect(key.rawRepresentation == old.rawRepresentation)
         #expect(!FileManager.default.fileExists(atPath: data.path + "/secret.key"))
@@ -53,7 +54,12 @@ import Testing
     func missingKeyIsNotReplaced() throws {
         let data = TemporaryDirectory("data")
         _ = try DataKey.load(location(data, keys: TemporaryDirectory("keys")), environment: [:])
-        FileManager.default.createFile(atPath: data.path + "/front.sqlite", contents: Data("x".utf8))
+        // A session sealed with the first key.
+        let front = try Database(path: data.path + "/front.sqlite")
+        try front.write {
+            try $0.execute("CREATE TABLE sessions (id TEXT)")
+            try $0.execute("INSERT INTO sessions VALUES ('sealed')")
+        }
         do {
             _ = try DataKey.load(location(data, keys: TemporaryDirectory("other")), environment: [:])
             Issue.record("a new key would make every sealed session unreadable")

@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HatkClient
 import Imaging
+import Lexicon
 import Storage
 import Testing
 

@@ -1,6 +1,6 @@
 import App
-import Server
 import Foundation
+import Server
 import TestSupport
 import Testing
 

@@ -195,26 +195,6 @@ struct CachingTests {
     }
 }
 
-struct PageCacheTests {
-    @Test("a cached body gets every occurrence of the old nonce swapped for a fresh one")
-    func renonce() {
-        let old = "AAAAAAAAAAAAAAAAAAAAAA"
-        let body = Array("<script nonce=\"\(old)\"></script><p>A</p><script nonce=\"\(old)\"></script>".utf8)
-        var response = Response.html("")
-        response.body = .bytes(body)
-        response.headers["Content-Security-Policy"] = "script-src 'self' 'nonce-\(old)'"
-        let fresh = PageCache.renonced(response, old: old)
-        guard case .bytes(let out) = fresh.body else { Issue.record("no body"); return }
-        let html = String(decoding: out, as: UTF8.self)
-        let new = PageCache.nonce(in: fresh.headers["Content-Security-Policy"] ?? "") ?? ""
-        #expect(new != old && new.count >= 22)
-        #expect(!html.contains(old))
-        #expect(html.components(separatedBy: new).count == 3)
-        #expect(PageCache.replace(Array("xyz".utf8), with: Array("Q".utf8), in: Array("abc".utf8)) == Array("abc".utf8))
-        #expect(PageCache.replace(Array("ab".utf8), with: Array("Z".utf8), in: Array("abab-ab".utf8)) == Array("ZZ-Z".utf8))
-    }
-}
-
 struct PageCacheCoalescingTests {
     @Test("concurrent misses for one page share a single render, and each answer still gets its own nonce")
     func coalesces() async throws {

@@ -2,6 +2,7 @@ import ATProto
 import AuthServer
 import Foundation
 import Lexicon
+import Storage
 import TestSupport
 import Testing
 

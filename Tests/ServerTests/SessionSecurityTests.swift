@@ -1,7 +1,8 @@
 import App
-import Server
 import Foundation
+import HTTPServer
 import Imaging
+import Server
 import TestSupport
 import Testing
 

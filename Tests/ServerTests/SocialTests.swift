@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import Imaging
 import Lexicon
+import Storage
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
+import ATProto
 import Backend
 import Foundation
+import TestSupport
 import Testing
 
 @testable import App

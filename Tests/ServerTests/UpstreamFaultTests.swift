@@ -1,7 +1,7 @@
 import App
-import Server
 import Foundation
 import HTTPServer
+import Server
 import Synchronization
 import TestSupport
 import Testing

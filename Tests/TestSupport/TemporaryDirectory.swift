@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary folder, for a test's data; removed by `remove()`.
 public struct TemporaryDirectory: Sendable {

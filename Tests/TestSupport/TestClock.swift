@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Synchronization
 
 /// A clock tests move by hand, shared by every test target: time-based code takes a `() -> UTCTime` and tests

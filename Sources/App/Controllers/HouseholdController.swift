@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import HTTPServer
+import Logging
 
 /// The household's first-run page that creates the owner, and the invitations the owner sends to members.
 /// Only the embedded backend has a household.
@@ -76,6 +77,8 @@ struct HouseholdController: Sendable {
     func createInvite(_ context: RequestContext) async throws -> Response {
         guard let owner = try ownerSession(context) else { return signInRedirect(next: SiteURL.invite.path) }
         let token = try directory.createInvite(by: owner.did, now: context.now)
+        // Logged like every owner's action; the link's token never is.
+        log.info("\(owner.handle) made an invitation", fields: ["admin": "invitation"])
         return try invitePage(context, link: context.origin + SiteURL.join(token: token).path)
     }
 

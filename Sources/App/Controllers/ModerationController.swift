@@ -1,5 +1,6 @@
 import ATProto
 import HTTPServer
+import HatkClient
 import Lexicon
 
 /// The household owner's review of reports: what members reported, and hiding a story for everyone. Only the

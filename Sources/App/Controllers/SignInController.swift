@@ -8,11 +8,11 @@ import Logging
 /// Signing in and out: the OAuth dance against the authorization server, and the browser session it leaves.
 struct SignInController: Sendable {
     let pages: PageRenderer
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let servers: SignInServers
     let clientAddress: @Sendable (Request) -> String?
     /// Sign-ins one client address may start per minute: each costs a PAR upstream and a row here.
-    let limiter: RateLimiter
+    let limiter: any RateLimiting
 
     struct LoginModel: Encodable {
         var csrf: String
@@ -42,7 +42,7 @@ struct SignInController: Sendable {
     func startSignIn(_ context: RequestContext) async throws -> Response {
         let handle = (context.form["handle"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let next = SiteURL.localPath(context.form["next"]) ?? SiteURL.home.path
-        if case .limited(let wait) = limiter.admit(clientAddress(context.request) ?? "unknown", now: context.unixNow) {
+        if case .limited(let wait) = try limiter.admit(clientAddress(context.request) ?? "unknown", now: context.unixNow) {
             var response = try form(
                 context, next: next, handle: handle,
                 error: "Many sign-ins were started from here in the last minute. Wait \(wait) seconds, then try again.",
@@ -57,7 +57,7 @@ struct SignInController: Sendable {
             try sessions.savePending(pending, next: next, browser: browser)
             var response = Response.redirect(to: url.absoluteString)
             response.headers.add(
-                "Set-Cookie", context.cookies.setCookie(context.cookies.signInName, browser, maxAge: Int(SessionStore.pendingLifetime)))
+                "Set-Cookie", context.cookies.setCookie(context.cookies.signInName, browser, maxAge: Int(BrowserSession.pendingLifetime)))
             return response
         } catch let error as OAuthError {
             log.warning("sign-in could not start: \(error)")
@@ -117,12 +117,12 @@ struct SignInController: Sendable {
         // session goes only once the new one is stored.
         let sessionID = SecureRandom.token(byteCount: 32)
         let session = BrowserSession(
-            idHash: SessionStore.hash(sessionID), did: tokens.subject, handle: tokens.handle ?? tokens.subject, tokens: tokens,
+            idHash: BrowserSession.hash(sessionID), did: tokens.subject, handle: tokens.handle ?? tokens.subject, tokens: tokens,
             dpopKey: pending.dpopKey, origin: context.origin)
         try sessions.create(session, now: context.unixNow)
         if let old = context.session { try sessions.delete(idHash: old.idHash) }
         var response = Response.redirect(to: next)
-        response.headers.add("Set-Cookie", context.cookies.setCookie(context.cookies.sessionName, sessionID, maxAge: Int(SessionStore.lifetime)))
+        response.headers.add("Set-Cookie", context.cookies.setCookie(context.cookies.sessionName, sessionID, maxAge: Int(BrowserSession.lifetime)))
         response.headers.add("Set-Cookie", context.cookies.clearCookie(context.cookies.signInName))
         return response
     }

@@ -3,8 +3,8 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Logging
 import Workers
-
 
 /// Images made here from a story's photo: the link preview of its permalink, and the blurred stand-in of a warned
 /// story. Neither exists for a story that may not be shown.

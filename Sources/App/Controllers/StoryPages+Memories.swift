@@ -2,6 +2,7 @@ import ATProto
 import HTTPServer
 import HatkClient
 import Lexicon
+import Logging
 
 /// "On this day": the viewer over one year of a member's memories.
 extension StoryPages {

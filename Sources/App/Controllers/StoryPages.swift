@@ -154,11 +154,6 @@ struct StoryPages: Sendable {
         return try pages.render("profile", title: model.author.name, model: model, scripts: Self.viewerScripts, context: context)
     }
 
-    /// `/healthz`: the server is up and serving.
-    func healthz(_ context: RequestContext) async throws -> Response {
-        .text("ok")
-    }
-
     /// A DID as is; a handle through the upstream's profile lookup.
     func resolve(_ actor: String, _ reader: any StoryReading) async throws(HatkError) -> DID? {
         if let did = DID.parse(actor) { return did }

@@ -5,6 +5,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Places
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.
 /// Every answer to a problem is the form again with a sentence saying what happened and what to do, so nothing
@@ -16,7 +17,7 @@ struct StoryWrites: Sendable {
     let pageCache: PageCache
     let publisher: StoryPublisher
     /// Photos one client address may post per minute.
-    let limiter: RateLimiter
+    let limiter: any RateLimiting
     let clientAddress: @Sendable (Request) -> String?
     /// The configured public origin, for the link a cross-post carries; nil uses the origin posted from.
     let storyOrigin: String?
@@ -24,6 +25,8 @@ struct StoryWrites: Sendable {
     let uploads: String
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
+    /// The offline place search; nil when the server has no place table.
+    let places: PlaceFinder?
     /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
     /// household has no Bluesky, so the form does not offer it.
     let canCrossPost: Bool
@@ -46,18 +49,24 @@ struct StoryWrites: Sendable {
         var hiddenDeleteHref: String?
         /// The formats the server reads, for the file field's label.
         var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
+        var place: PlaceStep
+        /// A photo shared from another app, waiting for this form to post it.
+        var staged: SharedPhotos.Staged?
     }
 
     func signInRedirect(next: String) -> Response {
         .redirect(to: SiteURL.login.with([("next", next)]), status: .found)
     }
 
-    /// `GET /create`.
+    /// `GET /create`, and `GET /create?place=…`: the form, with the place search's results when one was asked.
     func createForm(_ context: RequestContext) async throws -> Response {
-        guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        let hidden = context.query("posted") == "hidden"
-        var model = model(context, session, error: nil)
-        if hidden {
+        guard let session = context.session else {
+            let query = Self.placeQuery(context.query("place"))
+            return signInRedirect(next: query.isEmpty ? SiteURL.create.path : SiteURL.create.with([("place", query)]))
+        }
+        let step = await placeStep(query: Self.placeQuery(context.query("place")))
+        var model = await model(context, session, error: nil, place: step)
+        if context.query("posted") == "hidden" {
             model.postedHidden = "Your story is posted, but its label hides it: Grain shows it to nobody, you included."
             model.hiddenDeleteHref = context.query("story").flatMap { RecordKey.isValid($0) ? $0 : nil }.map {
                 SiteURL.deleteStory(did: session.did, rkey: $0).with([("hidden", "1")])
@@ -66,8 +75,16 @@ struct StoryWrites: Sendable {
         return try render(model, context)
     }
 
-    func model(_ context: RequestContext, _ session: BrowserSession, error: String?) -> CreateModel {
-        CreateModel(csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost)
+    /// The form's model; `chosen` keeps a place the person had picked ticked, so an error does not lose it.
+    func model(
+        _ context: RequestContext, _ session: BrowserSession, error: String?, chosen: PlaceSearchResult? = nil,
+        place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
+    ) async -> CreateModel {
+        var step = place
+        if step == nil { step = await placeStep(query: "", chosen: chosen) }
+        return CreateModel(
+            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost,
+            place: step ?? PlaceStep(available: false), staged: staged)
     }
 
     func render(_ model: CreateModel, _ context: RequestContext, status: HTTPStatus = .ok) throws -> Response {
@@ -75,48 +92,62 @@ struct StoryWrites: Sendable {
             "create", title: "New story", model: model, status: status, scripts: ["js/create.js"], form: true, context: context)
     }
 
-    func form(_ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok) throws -> Response {
-        try render(model(context, session, error: error), context, status: status)
+    /// The form again with a sentence saying what happened, keeping what the person chose.
+    func form(
+        _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok,
+        chosen: PlaceSearchResult? = nil, place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
+    ) async throws -> Response {
+        try render(await model(context, session, error: error, chosen: chosen, place: place, staged: staged), context, status: status)
     }
 
     /// `POST /create`: processes the photo and posts it, then shows the new story.
     func createStory(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
-        guard let photo = context.form.file("photo"), !photo.body.isEmpty else {
-            return try form(context, session, error: "Choose a photo to post.", status: .badRequest)
+        let photo: ReceivedPhoto
+        switch receivedPhoto(context, session) {
+        case .success(let received): photo = received
+        case .failure(let problem):
+            return try await form(context, session, error: problem.description, status: problem.status, staged: problem.staged)
         }
-        guard Imaging.sniff(try photo.body.prefix(64)) != nil else {
-            return try form(
-                context, session, error: "That file is not a photo format we can read (\(ImageFormat.namesForPeople)).",
-                status: .unsupportedMediaType)
-        }
+        let staged = photo.staged
         let address = clientAddress(context.request) ?? "unknown"
-        if case .limited(let wait) = limiter.admit(address, now: context.unixNow) {
-            var response = try form(
+        if case .limited(let wait) = try limiter.admit(address, now: context.unixNow) {
+            var response = try await form(
                 context, session,
                 error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",
-                status: .tooManyRequests)
+                status: .tooManyRequests, staged: staged)
             response.headers["Retry-After"] = String(wait)
             return response
         }
+        let chosen: PlaceSearchResult?
+        switch await chosenPlace(context) {
+        case .success(let place): chosen = place
+        case .failure(let missing):
+            return try await form(context, session, error: missing.description, status: .unprocessableContent, staged: staged)
+        }
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
-            labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil)
+            labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil,
+            chosenPlace: chosen?.place)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
-        // 25 MB upload never sits in memory while it waits for a worker.
+        // 25 MB upload never sits in memory while it waits for a worker. A staged share is already such a file.
         let input: StoryPublisher.Photo
-        let partFile: String?
-        switch photo.body {
-        case .bytes(let bytes):
-            input = .bytes(bytes)
-            partFile = nil
-        case .file(let file):
-            let path = uploads + "/photo-" + SecureRandom.token(byteCount: 12) + ".part"
-            try file.persist(to: path)
+        var partFile: String?
+        switch photo {
+        case .staged(let path, _):
             input = .file(path)
-            partFile = path
+        case .part(let part):
+            switch part.body {
+            case .bytes(let bytes):
+                input = .bytes(bytes)
+            case .file(let file):
+                let path = uploads + "/photo-" + SecureRandom.token(byteCount: 12) + ".part"
+                try file.persist(to: path)
+                input = .file(path)
+                partFile = path
+            }
         }
         defer { if let partFile { try? FileManager.default.removeItem(atPath: partFile) } }
         do {
@@ -136,12 +167,15 @@ struct StoryWrites: Sendable {
                 case .unreadable: .internalServerError
                 default: .unprocessableContent
                 }
-            // The description is a whole sentence naming the format and the limit.
-            return try form(context, session, error: error.description, status: status)
+            // The description is a whole sentence naming the format and the limit. A staged share that cannot be
+            // used is dropped: trying it again would fail the same way.
+            if let staged { shared.remove(token: staged.token, session: session) }
+            return try await form(context, session, error: error.description, status: status, chosen: chosen)
         } catch let error as HatkError {
-            if let refused = try uploadRefused(error, context, session) { return refused }
+            if let refused = try await uploadRefused(error, context, session) { return refused }
             throw error
         }
+        if let staged { shared.remove(token: staged.token, session: session) }
         pageCache.removeAll()
         // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
         if await labels.current().policy.resolve(values: choices.labels).action == .hide {
@@ -157,17 +191,21 @@ struct StoryWrites: Sendable {
 
     /// The form with what the story server's refusal of an upload means; nil for failures that are not about
     /// capacity (those become the retry page).
-    func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) throws -> Response? {
-        guard case .http(let status, _) = error.kind else { return nil }
+    func uploadRefused(_ error: HatkError, _ context: RequestContext, _ session: BrowserSession) async throws -> Response? {
+        guard case .http(let status, let name) = error.kind else { return nil }
         switch status {
+        case 413 where name == "QuotaExceeded":
+            // The backend's sentence names the quota and the use; a page cannot say it better.
+            let message = error.detail.isEmpty ? "This photo would go past your storage quota." : String(error.detail.prefix(300))
+            return try await form(context, session, error: message, status: .payloadTooLarge)
         case 507:
-            return try form(
+            return try await form(
                 context, session,
                 error: "The server has run out of storage space, so your photo was not saved. "
                     + "Whoever runs this server needs to free some space; then try again.",
                 status: .insufficientStorage)
         case 503:
-            var response = try form(
+            var response = try await form(
                 context, session, error: "The story server is busy right now. Try again in a few seconds.", status: .serviceUnavailable)
             response.headers["Retry-After"] = "5"
             return response
@@ -181,8 +219,10 @@ struct StoryWrites: Sendable {
     func inspectPhoto(_ context: RequestContext) async throws -> Response {
         guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to post a story.") }
         let head = try context.form.file("photo")?.body.prefix(StoryWrites.inspectBytes) ?? []
-        let (located, place) = await publisher.inspect(head)
-        let body: [String: JSONValue] = ["located": .bool(located), "place": place.map(JSONValue.string) ?? .null]
+        let (located, place, area) = await publisher.inspect(head)
+        let body: [String: JSONValue] = [
+            "located": .bool(located), "place": place.map(JSONValue.string) ?? .null, "area": area.map(JSONValue.string) ?? .null,
+        ]
         return Response(
             status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: .bytes(Array(try JSONEncoder().encode(body))))

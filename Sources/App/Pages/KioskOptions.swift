@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a kiosk's address can say (`/kiosk?memories=1&night=22:00-07:00&clock=1…`): read once from the query,
 /// written back in one canonical order for the kiosk's own links, its playlist address and its QR code.
 struct KioskOptions: Equatable, Sendable {

@@ -12,8 +12,7 @@ import Synchronization
 final class PageCache: Sendable {
     private struct Entry {
         var expires: ContinuousClock.Instant
-        var response: Response
-        var nonce: String
+        var page: NoncedPage
         /// Set while one request re-renders an expired page; the others keep getting the old one.
         var refreshing = false
     }
@@ -50,8 +49,7 @@ final class PageCache: Sendable {
             entries[key] = entry
             return nil
         }
-        guard let hit else { return nil }
-        return Self.renonced(hit.response, old: hit.nonce)
+        return hit?.page.fresh()
     }
 
     /// Fresh, or expired but being re-rendered by one request (served stale for up to ten times the TTL).
@@ -65,17 +63,16 @@ final class PageCache: Sendable {
         guard ttl > .zero else { return nil }
         let now = ContinuousClock.now
         guard let entry = entries.withLock({ $0[key] }), servable(entry, now: now) else { return nil }
-        return Self.renonced(entry.response, old: entry.nonce)
+        return entry.page.fresh()
     }
 
     func put(_ key: String, _ response: Response) {
-        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil,
-            let csp = response.headers["Content-Security-Policy"], let nonce = Self.nonce(in: csp)
+        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil, let page = NoncedPage(response)
         else { return }
         let expires = ContinuousClock.now + ttl
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll() }
-            entries[key] = Entry(expires: expires, response: response, nonce: nonce)
+            entries[key] = Entry(expires: expires, page: page)
         }
     }
 
@@ -106,8 +103,7 @@ final class PageCache: Sendable {
             inFlight.withLock { $0[key] = nil }
             return response
         }
-        guard let csp = response.headers["Content-Security-Policy"], let nonce = Self.nonce(in: csp) else { return response }
-        return Self.renonced(response, old: nonce)
+        return NoncedPage(response)?.fresh() ?? response
     }
 
     static func nonce(in csp: String) -> String? {
@@ -115,45 +111,5 @@ final class PageCache: Sendable {
         let rest = csp[start.upperBound...]
         guard let end = rest.firstIndex(of: "'") else { return nil }
         return String(rest[..<end])
-    }
-
-    /// Replaces every occurrence of the old nonce (22 random characters, so nothing else matches).
-    static func renonced(_ response: Response, old: String) -> Response {
-        let fresh = SecureRandom.token(byteCount: 16)
-        var copy = response
-        if case .bytes(let body) = response.body {
-            copy.body = .bytes(replace(Array(old.utf8), with: Array(fresh.utf8), in: body))
-        }
-        copy.headers["Content-Security-Policy"] = response.headers["Content-Security-Policy"]?
-            .replacingOccurrences(of: old, with: fresh)
-        return copy
-    }
-
-    static func replace(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return haystack }
-        // memchr to the first byte, memcmp the rest; pages without a nonce in their body are returned uncopied.
-        return haystack.withUnsafeBytes { hay -> [UInt8] in
-            needle.withUnsafeBytes { pin -> [UInt8] in
-                var out: [UInt8] = []
-                var copied = 0
-                var offset = 0
-                let last = hay.count - pin.count
-                while offset <= last, let hit = memchr(hay.baseAddress! + offset, Int32(pin[0]), last - offset + 1) {
-                    let index = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(hay.baseAddress! + index, pin.baseAddress!, pin.count) == 0 {
-                        if out.isEmpty { out.reserveCapacity(hay.count + 64) }
-                        out.append(contentsOf: hay[copied..<index])
-                        out.append(contentsOf: replacement)
-                        copied = index + pin.count
-                        offset = copied
-                    } else {
-                        offset = index + 1
-                    }
-                }
-                if copied == 0 { return haystack }
-                out.append(contentsOf: hay[copied...])
-                return out
-            }
-        }
     }
 }

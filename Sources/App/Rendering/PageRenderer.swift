@@ -1,6 +1,6 @@
 import Crypto
-import HTMLRendering
-import HTTPServer
+public import HTMLRendering
+public import HTTPServer
 
 /// Renders a page template inside the layout, with a fresh CSP nonce, the asset URLs, who is signed in, and
 /// the visitor's CSRF cookie when the page (`form: true`, or any page of a signed-in visitor) gave them a new token.

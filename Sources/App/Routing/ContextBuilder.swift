@@ -7,7 +7,7 @@ import HatkClient
 /// the reader, and parses a POST's form.
 struct ContextBuilder: Sendable {
     let origins: @Sendable (Request) -> OriginDecision
-    let sessions: SessionStore
+    let sessions: any SessionStoring
     let stories: any StorySource
     let credentials: SessionCredentials
     let clock: @Sendable () -> UTCTime

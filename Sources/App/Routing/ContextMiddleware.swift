@@ -31,3 +31,23 @@ struct CSRFMiddleware: ContextMiddleware {
         return try await next(context)
     }
 }
+
+/// The share target's check in place of the CSRF token, which a share from another app cannot carry: the browser
+/// must not say another site sent it. A share is a navigation the browser makes itself (`Sec-Fetch-Site: none`),
+/// whose origin is opaque, so `Origin: null` passes only then. Safe because the route only stages the photo in the
+/// visitor's own slot; posting it takes the create form's CSRF-checked post. (The session cookie is SameSite=Lax,
+/// so another site's form post arrives without a session and is refused before its body is read.)
+struct ShareTargetMiddleware: ContextMiddleware {
+    func handle(_ context: RequestContext, next: @escaping ContextHandler) async throws -> Response {
+        let site = context.request.headers["Sec-Fetch-Site"]
+        if let site, site != "same-origin", site != "none" { throw Self.refusal }
+        if let origin = context.request.headers["Origin"], origin.lowercased() != context.origin.lowercased(),
+            !(origin == "null" && site == "none")
+        {
+            throw Self.refusal
+        }
+        return try await next(context)
+    }
+
+    static let refusal = HTTPError(.forbidden, "This share was sent from another site, so it was refused.")
+}

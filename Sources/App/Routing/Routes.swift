@@ -13,13 +13,17 @@ struct Route: Sendable {
     var bodyLimit: Int?
     /// Anonymous visitors' answers may be reused for a moment (the page cache).
     var cached = false
-    /// Answered on any Host, without the origin check: `/healthz`, which monitors reach by whatever address works.
+    /// Answered on any Host, without the origin check: `/healthz`, `/readyz` and `/metrics`, which monitors reach by
+    /// whatever address works.
     var anyHost = false
     /// Refused at once, before any of the body is read, without a session cookie that names a live session: a
     /// stranger cannot make the server take in a 30 MB body.
     var requiresSession = false
     /// The body goes to a temporary file instead of memory (uploads).
     var bodyOnDisk = false
+    /// The manifest's share target: checked for another site's origin instead of a CSRF token it cannot carry.
+    /// Such a route must only stage what it receives, never act on it (`ShareTargetMiddleware`).
+    var shareTarget = false
     let handler: ContextHandler
 }
 
@@ -33,6 +37,9 @@ struct Controllers: Sendable {
     let household: HouseholdController?
     /// The owner's review of reports; absent against a remote hatk, whose operators moderate there.
     let moderation: ModerationController?
+    /// The owner's `/admin` page; absent with the household.
+    let admin: AdminController?
+    let operations: OperationsController
 
     /// Every route of the front. A new page is its `SiteURL` case and a line here naming its controller method.
     var routes: [Route] {
@@ -46,7 +53,9 @@ struct Controllers: Sendable {
             Route(method: .get, kind: .kioskSettings, handler: pages.kioskSettings),
             Route(method: .get, kind: .kioskQR, handler: pages.kioskQR),
             Route(method: .get, kind: .storyQR, handler: pages.storyQR),
-            Route(method: .get, kind: .healthz, anyHost: true, handler: pages.healthz),
+            Route(method: .get, kind: .healthz, anyHost: true, handler: operations.healthz),
+            Route(method: .get, kind: .readyz, anyHost: true, handler: operations.readyz),
+            Route(method: .get, kind: .metrics, anyHost: true, handler: operations.metrics),
             Route(method: .get, kind: .storiesData, group: .api, cached: true, handler: pages.storiesData),
             Route(method: .get, kind: .kioskData, group: .api, cached: true, handler: pages.kioskData),
             Route(method: .post, kind: .seen, group: .api, bodyLimit: 4096, handler: pages.markSeen),
@@ -62,6 +71,11 @@ struct Controllers: Sendable {
             Route(
                 method: .post, kind: .createInspect, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024, requiresSession: true,
                 handler: writes.inspectPhoto),
+            Route(method: .get, kind: .placesData, group: .api, handler: writes.placesData),
+            Route(method: .get, kind: .manifest, handler: WebManifest.respond),
+            Route(
+                method: .post, kind: .share, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                shareTarget: true, handler: writes.sharePhoto),
             Route(method: .get, kind: .deleteStory, handler: writes.deleteConfirm),
             Route(method: .post, kind: .deleteStory, bodyLimit: 4096, handler: writes.deleteStory),
             Route(method: .get, kind: .storyPreview, cached: true, handler: pages.preview),
@@ -92,6 +106,12 @@ struct Controllers: Sendable {
                 Route(method: .post, kind: .invite, bodyLimit: 4096, handler: household.createInvite),
                 Route(method: .get, kind: .join, handler: household.joinForm),
                 Route(method: .post, kind: .join, bodyLimit: 8192, handler: household.join),
+            ]
+        }
+        if let admin {
+            routes += [
+                Route(method: .get, kind: .admin, handler: admin.page),
+                Route(method: .post, kind: .admin, bodyLimit: 4096, handler: admin.change),
             ]
         }
         return routes

@@ -2,10 +2,11 @@
 extension SiteURL {
     /// One case per page, without its values.
     enum Kind: CaseIterable, Sendable {
-        case home, stories, story, profile, create, createInspect, healthz, login, logout, authCallback, clientMetadata
+        case home, stories, story, profile, create, createInspect, placesData, manifest, share, healthz, readyz, metrics, login, logout,
+            authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
-        case adminReports, memories, kioskSettings, kioskQR, storyQR
+        case adminReports, admin, memories, kioskSettings, kioskQR, storyQR
     }
 
     var kind: Kind {
@@ -16,7 +17,12 @@ extension SiteURL {
         case .profile: .profile
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -41,6 +47,7 @@ extension SiteURL {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .admin: .admin
         case .memories: .memories
         case .kioskSettings: .kioskSettings
         case .kioskQR: .kioskQR
@@ -59,7 +66,12 @@ extension SiteURL.Kind {
         case .profile: "/profile/:actor"
         case .create: "/create"
         case .createInspect: "/api/inspect"
+        case .placesData: "/api/places"
+        case .manifest: "/manifest.webmanifest"
+        case .share: "/share"
         case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
         case .login: "/login"
         case .logout: "/logout"
         case .authCallback: "/auth/callback"
@@ -84,6 +96,7 @@ extension SiteURL.Kind {
         case .muted: "/muted"
         case .activity: "/activity"
         case .adminReports: "/admin/reports"
+        case .admin: "/admin"
         case .memories: "/memories/:years"
         case .kioskSettings: "/kiosk/settings"
         case .kioskQR: "/kiosk/qr.svg"
@@ -100,7 +113,12 @@ extension SiteURL.Kind {
         case .profile: .profile(actor: "did:plc:abc")
         case .create: .create
         case .createInspect: .createInspect
+        case .placesData: .placesData
+        case .manifest: .manifest
+        case .share: .share
         case .healthz: .healthz
+        case .readyz: .readyz
+        case .metrics: .metrics
         case .login: .login
         case .logout: .logout
         case .authCallback: .authCallback
@@ -125,6 +143,7 @@ extension SiteURL.Kind {
         case .muted: .muted
         case .activity: .activity
         case .adminReports: .adminReports
+        case .admin: .admin
         case .memories: .memories(years: 1)
         case .kioskSettings: .kioskSettings
         case .kioskQR: .kioskQR

@@ -10,7 +10,18 @@ public enum SiteURL: Sendable, Equatable {
     case create
     /// The create form's early look at a photo: where it was taken.
     case createInspect
+    /// The create form's place search as JSON, for its script.
+    case placesData
+    /// The web app manifest: the home-screen icon, its "New story" shortcut and the share target.
+    case manifest
+    /// Where a photo shared from another app lands (the manifest's share target): staged, then confirmed.
+    case share
+    /// The databases and the blob directory answer.
     case healthz
+    /// Healthy and not stopping: a load balancer may send requests.
+    case readyz
+    /// Prometheus metrics, for the addresses `--metrics-from` allows.
+    case metrics
     case login
     case logout
     case authCallback
@@ -55,6 +66,8 @@ public enum SiteURL: Sendable, Equatable {
     case activity
     /// The household owner's review of reports (embedded household only).
     case adminReports
+    /// The owner's administration of members and invitations.
+    case admin
     /// The kiosk's settings page: builds a kiosk address and shows its QR code.
     case kioskSettings
     /// The QR code (SVG) of a kiosk address built from the query's options.
@@ -73,7 +86,12 @@ public enum SiteURL: Sendable, Equatable {
         case .profile(let actor): return "/profile/" + Self.segment(actor)
         case .create: return "/create"
         case .createInspect: return "/api/inspect"
+        case .placesData: return "/api/places"
+        case .manifest: return "/manifest.webmanifest"
+        case .share: return "/share"
         case .healthz: return "/healthz"
+        case .readyz: return "/readyz"
+        case .metrics: return "/metrics"
         case .login: return "/login"
         case .logout: return "/logout"
         case .authCallback: return "/auth/callback"
@@ -98,6 +116,7 @@ public enum SiteURL: Sendable, Equatable {
         case .muted: return "/muted"
         case .activity: return "/activity"
         case .adminReports: return "/admin/reports"
+        case .admin: return "/admin"
         case .memories(let years): return "/memories/" + String(years)
         case .kioskSettings: return "/kiosk/settings"
         case .kioskQR: return "/kiosk/qr.svg"

@@ -5,12 +5,14 @@ import Synchronization
 
 /// Seen stories per signed-in account, in the front's database, kept off the request path: a page view
 /// records its mark in memory and answers at once; the marks are written in one transaction a moment later
-/// (or when the server stops). Reads see their own marks at once, from a small per-account cache.
+/// (or when the server stops). Reads see their own marks at once, from a small per-account cache; when the
+/// storage is shared with other fronts (`SeenStorage.isShared`) nothing is cached between requests, so a mark
+/// another front wrote shows here on the next page.
 ///
 /// Rows outlive the 24-hour window by a day, so an author's ring stays right until their last story expires;
 /// `prune` drops older ones.
 final class SeenMarks: Sendable {
-    let database: Database
+    let storage: any SeenStorage
 
     /// How long a seen mark is kept after the story was made.
     static let retention: Int64 = 2 * 86_400
@@ -37,26 +39,26 @@ final class SeenMarks: Sendable {
 
     private let buffer = Mutex(Buffer())
 
-    init(database: Database) { self.database = database }
+    init(storage: any SeenStorage) { self.storage = storage }
+
+    /// Marks in `front.sqlite`, for one front.
+    convenience init(database: Database) { self.init(storage: SQLiteSeenStorage(database: database)) }
 
     /// What `account` has seen; nothing for anonymous visitors (theirs live in their browser).
     func state(for account: String?) throws -> SeenState {
         guard let account else { return .none }
-        if let cached = buffer.withLock({ $0.states[account] }) { return cached }
-        let rows = try database.read {
-            try $0.query("SELECT uri, author, created_at FROM seen_stories WHERE account = ?", [account])
-        }
+        let shared = storage.isShared
+        if !shared, let cached = buffer.withLock({ $0.states[account] }) { return cached }
         var state = SeenState()
-        for row in rows {
-            guard let uri = row.string("uri"), let author = row.string("author"), let micros = row.int("created_at")
-            else { continue }
-            state.insert(uri: uri, author: author, createdAt: UTCTime(microseconds: Int64(micros)))
+        for mark in try storage.marks(for: account) {
+            state.insert(uri: mark.uri, author: mark.author, createdAt: mark.createdAt)
         }
         return buffer.withLock { buffer in
-            // Marks made while the rows were being read are in `pending`; they join the loaded state.
+            // Marks made while the rows were being read (or not yet written) are in `pending`; they join the state.
             for mark in buffer.pending where mark.account == account {
                 state.insert(uri: mark.uri, author: mark.author, createdAt: mark.createdAt)
             }
+            guard !shared else { return state }
             if buffer.states.count >= Self.cachedAccounts { buffer.states.removeAll() }
             buffer.states[account] = state
             return state
@@ -103,15 +105,7 @@ final class SeenMarks: Sendable {
         }
         guard !marks.isEmpty else { return }
         do {
-            try database.write { connection in
-                for mark in marks {
-                    try connection.execute(
-                        """
-                        INSERT OR IGNORE INTO seen_stories (account, uri, author, created_at, seen_at)
-                        VALUES (?, ?, ?, ?, ?)
-                        """, [mark.account, mark.uri, mark.author, mark.createdAt.microseconds, mark.seenAt.microseconds])
-                }
-            }
+            try storage.insert(marks)
         } catch {
             // Kept for the next flush rather than lost.
             buffer.withLock { $0.pending = marks + $0.pending }
@@ -121,8 +115,7 @@ final class SeenMarks: Sendable {
 
     /// Drops marks of stories older than the retention, in the database and in memory.
     func prune(now: UTCTime) throws {
-        let cutoff = now.microseconds - Self.retention * 1_000_000
-        try database.write { try $0.execute("DELETE FROM seen_stories WHERE created_at < ?", [cutoff]) }
+        try storage.prune(before: UTCTime(microseconds: now.microseconds - Self.retention * 1_000_000))
         buffer.withLock { $0.states.removeAll() }
     }
 }

@@ -1,5 +1,6 @@
 import HTTPServer
 import HatkClient
+import Lexicon
 import Logging
 import Synchronization
 

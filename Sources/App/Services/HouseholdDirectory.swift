@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Foundation
 
 /// The household's accounts, as the first-run page, invitations and the header need them. Only the embedded
@@ -18,6 +18,15 @@ public protocol HouseholdDirectory: Sendable {
     func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool
     /// Uses the invitation to create a member; returns the new handle.
     func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String
+    /// Every member with their storage use, the owner first.
+    func members() throws -> [HouseholdMember]
+    /// Invitations, newest first.
+    func invitations(now: UTCTime) throws -> [HouseholdInvitation]
+    /// Changes one member's account (by full handle or DID) and its sign-ins; the front's sessions are
+    /// ``MemberAdministration``'s to end. Throws `HouseholdError` for an unknown member or the owner.
+    func administer(_ change: MemberChange, member: String, now: UTCTime) async throws -> MemberChangeResult
+    /// Takes back an open invitation by its id; false when it was not open.
+    func revokeInvitation(id: String, now: UTCTime) throws -> Bool
 }
 
 /// Who is joining: the name becomes the first label of the handle.
@@ -57,7 +66,10 @@ public struct NewMember: Sendable, Equatable {
 
 /// Why the household could not do what was asked, in words for the person at the form.
 public struct HouseholdError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Code: Sendable { case alreadySetUp, nameTaken, inviteInvalid, setupCodeWrong, notOwner }
+    enum Code: Sendable {
+        case alreadySetUp, nameTaken, inviteInvalid, setupCodeWrong, notOwner, unknownMember, ownerProtected, invalidQuota, removalUnconfirmed,
+            unknownAction, disabledMember
+    }
     let code: Code
     public let description: String
 
@@ -67,6 +79,21 @@ public struct HouseholdError: Error, Sendable, Equatable, CustomStringConvertibl
     public static let inviteInvalid = HouseholdError(
         code: .inviteInvalid, description: "This invitation has expired or was already used. Ask for a new one.")
     public static let notOwner = HouseholdError(code: .notOwner, description: "Only the household’s owner can do this.")
+    public static func unknownMember(_ name: String) -> HouseholdError {
+        HouseholdError(code: .unknownMember, description: "There is no member \(name) in this household.")
+    }
+    public static let ownerProtected = HouseholdError(
+        code: .ownerProtected, description: "The household’s owner cannot be disabled, removed or reset here.")
+    public static let invalidQuota = HouseholdError(
+        code: .invalidQuota, description: "A quota is a number of bytes (it may end in K, M or G), or none.")
+    public static let removalUnconfirmed = HouseholdError(
+        code: .removalUnconfirmed,
+        description: "Nothing was removed: tick the box that says you understand the member’s stories and photos will be deleted.")
+    /// A disabled member's password stays as it is: enabling comes first, so a reset cannot quietly undo a disable.
+    public static func disabledMember(_ handle: String) -> HouseholdError {
+        HouseholdError(code: .disabledMember, description: "@\(handle) is disabled; enable them first, then reset the password.")
+    }
+    public static let unknownAction = HouseholdError(code: .unknownAction, description: "That is not something this page can do.")
     public static let setupCodeWrong = HouseholdError(
         code: .setupCodeWrong,
         description: "That setup code is not right. It is printed when the server starts and kept in the data folder's setup-code file.")

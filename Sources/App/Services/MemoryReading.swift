@@ -1,6 +1,6 @@
-import ATProto
-import HatkClient
-import Lexicon
+public import ATProto
+public import HatkClient
+public import Lexicon
 
 /// A reader that finds "On this day" candidates itself: the embedded household's, in one query of its store. A
 /// remote hatk has no such method, so ``Memories`` builds them from the archives of the people the strip shows.

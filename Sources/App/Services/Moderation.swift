@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 
 /// The embedded household's reports, for its owner: what members reported (`dev.hatk.createReport` stores them), and
 /// hiding a story for everyone. Only the embedded backend has one; a remote hatk's operators moderate there.

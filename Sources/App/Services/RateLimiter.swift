@@ -36,8 +36,16 @@ struct RateLimit: Sendable {
     var trackedKeys: Int { counts.trackedKeys }
 }
 
+/// Counts attempts per key against a limit per window: `RateLimiter` in this process's memory, or
+/// `PostgresRateLimiter` shared by the fronts behind one load balancer (so that a client spreading its attempts
+/// over them still meets one limit).
+protocol RateLimiting: Sendable {
+    /// Counts one attempt from `key` at `now` (Unix seconds) if it is within the limit.
+    func admit(_ key: String, now: Int64) throws -> RateLimit.Decision
+}
+
 /// A limit shared by every request of one server.
-final class RateLimiter: Sendable {
+final class RateLimiter: RateLimiting {
     private let state: Mutex<RateLimit>
 
     /// - Parameter perMinute: attempts one client address may make per minute.

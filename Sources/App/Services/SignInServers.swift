@@ -1,7 +1,7 @@
 import ATProto
-import Foundation
-import HatkClient
-import Outbound
+public import Foundation
+public import HatkClient
+public import Outbound
 import Synchronization
 
 /// The OAuth client the front uses for each origin it serves. The client's id and redirect URI are on the origin

@@ -1,4 +1,5 @@
 import ATProto
+import Foundation
 import HatkClient
 import Lexicon
 

@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import Geo
 import HatkClient
 import Imaging
 import Lexicon
@@ -28,6 +29,8 @@ struct StoryPublisher: Sendable {
         var locationText = ""
         var labels: [String] = []
         var crossPost = false
+        /// The place picked in the form's place search; it replaces the photo's GPS position and place name.
+        var chosenPlace: Place?
     }
 
     /// The story that was made, and what became of the cross-post.
@@ -74,7 +77,11 @@ struct StoryPublisher: Sendable {
             throw Refusal.unusable(error)
         }
         let place: PlaceLabel? =
-            if choices.useLocation, let gps = processed.metadata.gps { await geocoder?.label(for: gps) } else { nil }
+            if choices.useLocation, choices.chosenPlace == nil, let gps = processed.metadata.gps {
+                await geocoder?.label(for: gps)
+            } else {
+                nil
+            }
         let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
         let credentials = try await credentials()
         let blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
@@ -98,11 +105,13 @@ struct StoryPublisher: Sendable {
         }
     }
 
-    /// Where the start of a photo (its EXIF lives there) says it was taken: whether it has a position, and the
-    /// offline place name. The coordinates never leave this call.
-    func inspect(_ head: [UInt8]) async -> (located: Bool, place: String?) {
-        guard let gps = Exif.read(head).gps else { return (false, nil) }
-        return (true, await places?.label(for: gps)?.locationName)
+    /// Where the start of a photo (its EXIF lives there) says it was taken: whether it has a position, the offline
+    /// place name, and the H3 resolution-5 cell around it (about 250 km², coarser than the resolution-10 cell the
+    /// story publishes), which the form's place search ranks nearby places by. The coordinates never leave this call.
+    func inspect(_ head: [UInt8]) async -> (located: Bool, place: String?, area: String?) {
+        guard let gps = Exif.read(head).gps else { return (false, nil, nil) }
+        let area = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: StoryWrites.nearResolution)
+        return (true, await places?.label(for: gps)?.locationName, area?.description)
     }
 
     /// Deletes one of the person's stories.

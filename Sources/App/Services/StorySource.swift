@@ -1,5 +1,5 @@
-import ATProto
-import HatkClient
+public import ATProto
+public import HatkClient
 
 /// Where the front reads stories, for one visitor at a time: the embedded backend in process, or a hatk server
 /// over HTTP. The reader it gives answers as that visitor (their favourites, mutes and viewed state).

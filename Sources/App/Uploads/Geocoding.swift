@@ -1,6 +1,6 @@
 import Foundation
-import Imaging
-import Places
+public import Imaging
+public import Places
 import Synchronization
 
 /// Turns a photo's GPS position into a place label. Implementations never log or keep the coordinates.

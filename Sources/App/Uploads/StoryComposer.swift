@@ -1,4 +1,5 @@
 import ATProto
+import Foundation
 import Geo
 import Imaging
 import Lexicon
@@ -12,9 +13,16 @@ enum StoryComposer {
 
     typealias Choices = StoryPublisher.Choices
 
+    /// A place the person chose in the search wins over the photo's GPS: it is what they said. Either way the
+    /// cell is the position's (the place's centre, or the photo's) at resolution 10.
     static func location(gps: GPSCoordinate?, place: PlaceLabel?, choices: Choices) -> (HThreeLocation?, Address?) {
-        guard choices.useLocation, let gps, let cell = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: 10)
+        guard choices.useLocation else { return (nil, nil) }
+        let position =
+            choices.chosenPlace.map { (latitude: $0.latitude, longitude: $0.longitude) }
+            ?? gps.map { (latitude: $0.latitude, longitude: $0.longitude) }
+        guard let position, let cell = H3.cell(latitude: position.latitude, longitude: position.longitude, resolution: 10)
         else { return (nil, nil) }
+        let place = choices.chosenPlace.map(PlaceMapping.label(from:)) ?? place
         let typed = choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = typed.isEmpty ? place?.locationName : String(typed.prefix(200))
         // Only the area, and only when the name is the geocoder's: a name the person typed stands alone, so the

@@ -1,3 +1,4 @@
+import ATProto
 import Crypto
 import HTTPServer
 
@@ -6,7 +7,7 @@ extension AuthServer {
 
     /// `GET /oauth/authorize?request_uri&client_id`: the sign-in page for a pending pushed request.
     func authorizePage(_ request: Request) -> Response {
-        let now = clock().seconds
+        let now = clock().unixSeconds
         guard let requestURI = request.query("request_uri"),
             let pending = try? pendingRequest(requestURI, now: now),
             request.query("client_id") == pending.clientID

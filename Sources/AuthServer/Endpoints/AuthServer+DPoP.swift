@@ -1,6 +1,9 @@
+import ATProto
 import Crypto
 import Foundation
 import HTTPServer
+import Storage
+import Synchronization
 
 extension AuthServer {
     /// Longest `jti` stored for replay detection; ours and hatk clients' are UUIDs or 22-character tokens.
@@ -107,7 +110,7 @@ extension AuthServer {
     ///
     /// The backend adds it to its own responses so that resource calls learn it too.
     public func currentDPoPNonce() -> String? {
-        let now = clock().seconds
+        let now = clock().unixSeconds
         return nonces.withLock { state in
             state?.advance(now: now, make: Self.makeNonce)
             return state?.current

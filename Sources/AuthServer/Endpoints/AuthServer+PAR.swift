@@ -1,6 +1,9 @@
+import ATProto
 import Crypto
 import HTTPServer
 import Logging
+import Storage
+import Synchronization
 
 extension AuthServer {
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
@@ -20,7 +23,7 @@ extension AuthServer {
     /// so the sign-in page, the callback's `iss` and the tokens all follow the origin the member actually uses.
     func pushedAuthorization(_ request: Request) -> Response {
         handleOAuth("PAR") {
-            let now = clock().seconds
+            let now = clock().unixSeconds
             if let refusal = parAdmission(request, now: now) { return refusal }
             let proof = try authorizationServerProof(request, path: "/oauth/par", now: now)
             let parameters = try OAuthParameters(request: request)

@@ -1,8 +1,9 @@
 import ATProto
 import Crypto
 import Foundation
-import HTTPServer
+public import HTTPServer
 import Logging
+import Storage
 
 extension AuthServer {
     /// Why a resource request carries no usable credential; logged, never shown to the client.
@@ -57,7 +58,7 @@ extension AuthServer {
         }
         let proofs = request.headers.values("DPoP")
         guard proofs.count == 1 else { return .failure(.missingProof) }
-        let now = clock().seconds
+        let now = clock().unixSeconds
         let verifiedToken: (header: AccessTokenHeader, claims: AccessTokenClaims)
         do {
             verifiedToken = try JWT.verify(
@@ -103,7 +104,7 @@ extension AuthServer {
     /// has no proof, or its nonce is fine.
     public func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? {
         guard configuration.requireDPoPNonce, let proof = request.headers["DPoP"] else { return nil }
-        let now = clock().seconds
+        let now = clock().unixSeconds
         let sent = try? JWT.decode(proof, header: IgnoredHeader.self, claims: NonceClaim.self).claims.nonce
         guard !nonceAccepted(sent, now: now), let nonce = currentDPoPNonce() else { return nil }
         return (nonce, #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#)

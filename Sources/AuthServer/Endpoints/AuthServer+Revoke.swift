@@ -1,5 +1,7 @@
+import ATProto
 import Crypto
 import HTTPServer
+import Storage
 
 extension AuthServer {
     /// `POST /oauth/revoke` (RFC 7009): `token` is a refresh or access token; either revokes the whole grant, so
@@ -10,7 +12,7 @@ extension AuthServer {
     func revoke(_ request: Request) -> Response {
         handleOAuth("revoke") {
             if !request.headers.values("DPoP").isEmpty {
-                _ = try authorizationServerProof(request, path: "/oauth/revoke", now: clock().seconds)
+                _ = try authorizationServerProof(request, path: "/oauth/revoke", now: clock().unixSeconds)
             }
             let parameters = try OAuthParameters(request: request)
             let token = try parameters.require("token")

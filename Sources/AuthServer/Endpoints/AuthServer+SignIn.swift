@@ -1,7 +1,9 @@
+import ATProto
 import Crypto
 import HTTPServer
 import Logging
 import Storage
+import Synchronization
 
 extension AuthServer {
     /// Seconds an authorization code is valid.
@@ -13,7 +15,7 @@ extension AuthServer {
     /// `POST /oauth/authorize`: checks the form's origin and CSRF token, the rate limits, then the password, and
     /// redirects to the client with a code (or `error=access_denied` when the user refuses).
     func signIn(_ request: Request) async -> Response {
-        let now = clock().seconds
+        let now = clock().unixSeconds
         guard let form = try? request.urlEncodedForm() else {
             return errorPage("The sign-in form could not be read. Go back to the app and start again.", status: 400)
         }

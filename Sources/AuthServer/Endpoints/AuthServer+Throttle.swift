@@ -1,3 +1,4 @@
+import ATProto
 import HTTPServer
 
 extension AuthServer {

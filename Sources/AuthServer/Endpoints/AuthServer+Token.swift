@@ -8,7 +8,7 @@ extension AuthServer {
     /// `POST /oauth/token`: the authorization-code and refresh-token grants, both DPoP-bound.
     func token(_ request: Request) -> Response {
         handleOAuth("token") {
-            let now = clock().seconds
+            let now = clock().unixSeconds
             let proof = try authorizationServerProof(request, path: "/oauth/token", now: now)
             let parameters = try OAuthParameters(request: request)
             let grant: Result<(Grant, IssuedTokens), OAuthErrorResponse>

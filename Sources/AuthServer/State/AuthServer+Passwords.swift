@@ -1,7 +1,9 @@
-import ATProto
+public import ATProto
 import Crypto
 import Foundation
 import Logging
+import Storage
+import Synchronization
 import Workers
 
 extension AuthServer {
@@ -20,7 +22,7 @@ extension AuthServer {
         guard try accounts.account(did: did) != nil else {
             throw AuthServerError("no household account with DID \(did)")
         }
-        let now = clock().seconds
+        let now = clock().unixSeconds
         try database.write { connection in
             try connection.execute(
                 "INSERT OR REPLACE INTO passwords (did, hash, updated_at) VALUES (?, ?, ?)", [did.rawValue, hash, now])
@@ -96,7 +98,7 @@ extension AuthServer {
         }
         guard outcome.matches, let account, let stored else { return .wrong }
         if let rehashed = outcome.rehashed {
-            let now = clock().seconds
+            let now = clock().unixSeconds
             do {
                 // Only if the hash is still the one just checked: a password changed meanwhile wins.
                 try database.write { connection in

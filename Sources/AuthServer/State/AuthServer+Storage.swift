@@ -1,3 +1,4 @@
+import ATProto
 import Crypto
 import Storage
 
@@ -41,7 +42,7 @@ extension AuthServer {
     /// - Returns: the number of rows deleted.
     @discardableResult
     public func pruneExpired() throws -> Int {
-        let now = clock().seconds
+        let now = clock().unixSeconds
         return try database.write { connection in
             var deleted = 0
             for (sql, arguments) in Self.pruneStatements(now: now) {

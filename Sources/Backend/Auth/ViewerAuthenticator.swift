@@ -1,5 +1,5 @@
-import ATProto
-import HTTPServer
+public import ATProto
+public import HTTPServer
 
 /// Who a backend request acts for, and what the access token lets it do.
 public struct AuthenticatedViewer: Sendable, Equatable {

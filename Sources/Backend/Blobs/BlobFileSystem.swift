@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #endif
 
 /// The one system call through which blob bytes reach the disk. Everything else about a blob write (the

@@ -1,11 +1,11 @@
-import ATProto
+public import ATProto
 import Foundation
 import Imaging
 import Lexicon
 
-/// Seeds an empty backend with a small household: three members with avatars, stories spread over the last day and
-/// a few archived ones from this date in earlier years, made from real photographs, so that
-/// `grain-stories serve --demo` shows something true to life (the strip, "Today", "On this day").
+/// Seeds an empty backend with a small household: three members (the first, maya, its owner) with avatars, stories
+/// spread over the last day and a few archived ones from this date in earlier years, made from real photographs, so
+/// that `grain-stories serve --demo` shows something true to life (the strip, "Today", "On this day").
 public enum DemoHousehold {
     /// One photograph to publish, optionally cropped (fractions of the source) to vary aspect ratios.
     struct Shot {
@@ -107,10 +107,11 @@ public enum DemoHousehold {
             }
         }
         var handles: [String] = []
-        for member in members {
+        for (index, member) in members.enumerated() {
+            // The first member owns the household, so invitations and the owner's pages can be tried at once.
             let account = try add(
-                member, profileCreatedAt: now.adding(seconds: -86400 * 30).iso8601, into: backend, photos: photos,
-                handleDomain: handleDomain, now: now)
+                member, role: index == 0 ? "owner" : "member", profileCreatedAt: now.adding(seconds: -86400 * 30).iso8601,
+                into: backend, photos: photos, handleDomain: handleDomain, now: now)
             handles.append(account.handle)
         }
         return handles
@@ -119,10 +120,10 @@ public enum DemoHousehold {
     /// Creates one member with an avatar, a profile and their stories.
     @discardableResult
     private static func add(
-        _ member: Member, profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
+        _ member: Member, role: String = "member", profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
         now: UTCTime
     ) throws -> Account {
-        let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", now: now)
+        let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", role: role, now: now)
         let avatar = try publish(member.avatar, from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
         let profile = ProfileRecord(displayName: member.displayName, avatar: avatar.ref, createdAt: profileCreatedAt)
         try backend.store.putRecord(

@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 
 extension BackendQueries {
     /// The most stories one memories read returns: a household's few years of a week's worth of days.

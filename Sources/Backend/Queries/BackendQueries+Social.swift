@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 
 /// Comments, notifications, mutes, blocks and preferences, as Grain's and hatk's methods answer them.
 extension BackendQueries {

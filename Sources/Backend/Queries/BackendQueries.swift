@@ -1,6 +1,7 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+import HTTPServer
+public import Lexicon
 
 /// The embedded backend's read queries, for callers in the same process: each returns the lexicon output hatk's
 /// method of the same name answers with, for `viewer` (nil for an anonymous request), with image URLs under

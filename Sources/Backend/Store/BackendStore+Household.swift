@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Crypto
 import Foundation
 import Storage
@@ -58,7 +58,7 @@ extension BackendStore {
     public func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool {
         try database.read {
             try $0.queryOne(
-                "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND expires_at > ?",
+                "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL AND expires_at > ?",
                 [Self.inviteHash(token), now.iso8601]) != nil
         }
     }
@@ -69,7 +69,7 @@ extension BackendStore {
         try database.write { connection in
             guard
                 try connection.queryOne(
-                    "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND expires_at > ?",
+                    "SELECT 1 AS ok FROM invites WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL AND expires_at > ?",
                     [Self.inviteHash(token), now.iso8601]) != nil
             else { throw HouseholdError.inviteInvalid }
             guard try connection.queryOne("SELECT 1 AS ok FROM accounts WHERE handle = ?", [account.handle]) == nil else {

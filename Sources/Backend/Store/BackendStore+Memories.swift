@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Foundation
 import Lexicon
 import Storage

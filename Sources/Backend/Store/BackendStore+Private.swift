@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 import Storage
 
 /// State private to one account that lives in the appview, not in any repo: mutes, seen marks, preferences.

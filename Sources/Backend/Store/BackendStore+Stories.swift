@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 import Storage
 
 /// The story queries, with the 24-hour window computed at query time from createdAt.

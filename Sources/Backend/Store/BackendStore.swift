@@ -1,6 +1,6 @@
-import ATProto
+public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 import Storage
 
 /// Accounts, records and blob ownership of the embedded backend, on SQLite.
@@ -13,14 +13,26 @@ public final class BackendStore: Sendable {
         try database.migrate(Schema.migrations)
     }
 
+    /// The schema version this binary's migrations bring `backend.sqlite` to.
+    public static var schemaVersion: Int { Schema.migrations.count }
+
+    /// Merges the write-ahead log into `backend.sqlite` (a clean stop calls this).
+    public func checkpoint() throws { try database.checkpoint() }
+
+    /// A trivial read, for the health check: the database opens and answers.
+    public func checkReadable() throws {
+        _ = try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM sqlite_master") }
+    }
+
     // MARK: Accounts
 
-    public func createAccount(handle: String, did: DID = LocalDID.mint(), now: UTCTime) throws -> Account {
-        let account = Account(did: did, handle: try Handle(handle).rawValue, createdAt: now.iso8601)
+    /// - Parameter role: `member`, or `owner` for the household's owner (the demo household's first member).
+    public func createAccount(handle: String, did: DID = LocalDID.mint(), role: String = "member", now: UTCTime) throws -> Account {
+        let account = Account(did: did, handle: try Handle(handle).rawValue, createdAt: now.iso8601, role: role == "owner" ? "owner" : "member")
         try database.write {
             try $0.execute(
-                "INSERT INTO accounts (did, handle, created_at) VALUES (?, ?, ?)",
-                [account.did.rawValue, account.handle, account.createdAt])
+                "INSERT INTO accounts (did, handle, created_at, role) VALUES (?, ?, ?, ?)",
+                [account.did.rawValue, account.handle, account.createdAt, account.role])
         }
         return account
     }
@@ -32,10 +44,13 @@ public final class BackendStore: Sendable {
     /// Finds an account by DID or handle.
     public func account(_ actor: String) throws -> Account? {
         let row = try database.read {
-            try $0.queryOne("SELECT did, handle, created_at FROM accounts WHERE did = ? OR handle = ?", [actor, actor.lowercased()])
+            try $0.queryOne(
+                "SELECT did, handle, created_at, role, disabled_at FROM accounts WHERE did = ? OR handle = ?", [actor, actor.lowercased()])
         }
         guard let row, let did = row.string("did").flatMap(DID.parse) else { return nil }
-        return Account(did: did, handle: row.string("handle") ?? did.rawValue, createdAt: row.string("created_at") ?? "")
+        return Account(
+            did: did, handle: row.string("handle") ?? did.rawValue, createdAt: row.string("created_at") ?? "",
+            role: row.string("role") ?? "member", isDisabled: row.string("disabled_at") != nil)
     }
 
     // MARK: Records

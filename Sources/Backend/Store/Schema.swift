@@ -122,5 +122,15 @@ enum Schema {
             PRIMARY KEY (did, key)
         );
         """,
+        """
+        -- Member administration: a disabled account cannot sign in; one with removal_due is deleted, records and blobs,
+        -- at that time unless the owner undoes it; quota_bytes bounds the bytes of blobs it may own (NULL: no quota).
+        ALTER TABLE accounts ADD COLUMN disabled_at TEXT;
+        ALTER TABLE accounts ADD COLUMN removal_due TEXT;
+        ALTER TABLE accounts ADD COLUMN quota_bytes INTEGER;
+        CREATE INDEX accounts_by_removal ON accounts(removal_due) WHERE removal_due IS NOT NULL;
+        -- An invitation the owner took back before anyone used it.
+        ALTER TABLE invites ADD COLUMN revoked_at TEXT;
+        """,
     ]
 }

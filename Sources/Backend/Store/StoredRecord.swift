@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Lexicon
 
 /// A record row as the store keeps it.

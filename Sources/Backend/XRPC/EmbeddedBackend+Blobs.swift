@@ -1,9 +1,11 @@
 import ATProto
+import Backups
 import Foundation
 import HTTPServer
 import Lexicon
 import Logging
 import Storage
+import Units
 import Workers
 
 extension EmbeddedBackend {
@@ -63,11 +65,15 @@ extension EmbeddedBackend {
             let (blobs, store, now) = (blobs, store, clock())
             // Storing and recording happen on the blob queue, like file removal, so a collection never sees a
             // blob's files without their row in the middle of an upload.
+            // The quota is checked on the queue too, so two uploads at once cannot both pass it.
             stored = try await blobQueue.run {
+                try Self.checkQuota(store, viewer, adding: bytes)
                 let blob = try blobs.store(bytes, mimeType: mimeType)
                 try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
                 return blob
             }
+        } catch let error as QuotaExceeded {
+            return XRPC.error(.payloadTooLarge, error: "QuotaExceeded", message: error.description)
         } catch is WorkerPool.Busy {
             var response = XRPC.error(
                 .serviceUnavailable, error: "ServerBusy", message: "Many blobs are being stored right now; try again in a few seconds")
@@ -95,17 +101,42 @@ extension EmbeddedBackend {
         return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
     }
 
-    /// Removes the files of blobs no account has a row for, on the blob queue (after any upload in progress).
+    /// Removes the files of blobs no account has a row for, on the blob queue (after any upload in progress). While a
+    /// backup runs nothing is removed: the next collection sweeps files without rows.
     func removeBlobFiles(_ cids: [String]) async {
         guard !cids.isEmpty else { return }
-        let (blobs, store) = (blobs, store)
+        let (blobs, store, data) = (blobs, store, dataDirectory)
         do {
             try await blobQueue.run(mandatory: true) {
-                for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
+                try BackupLock.unlessBackingUp(dataDirectory: data) {
+                    for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
+                }
             }
         } catch {
             // Left for the next collection, which sweeps files without rows.
             log.error("removing blob files: \(error)")
         }
+    }
+}
+
+/// An upload that would take its member past the storage quota the owner set.
+struct QuotaExceeded: Error, CustomStringConvertible {
+    let quota: Int
+    let used: Int
+
+    var description: String {
+        "This photo would go past your storage quota of \(ByteCount.text(quota)) (you use \(ByteCount.text(used))). "
+            + "Delete some stories, or ask the household's owner for more room."
+    }
+}
+
+extension EmbeddedBackend {
+    /// Refuses `bytes` when `did` has a quota it would exceed; a blob it already owns costs nothing again.
+    static func checkQuota(_ store: BackendStore, _ did: DID, adding bytes: [UInt8]) throws {
+        let (used, quota) = try store.storage(of: did)
+        guard let quota, used + bytes.count > quota else { return }
+        let cid = CID(hashing: bytes, codec: .raw).description
+        guard try !store.ownsBlob(did: did, cid: cid) else { return }
+        throw QuotaExceeded(quota: quota, used: used)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A web origin, `scheme://host[:port]`, in the form browsers serialise it: host lowercased, an IPv6 address in
 /// brackets, the scheme's default port left out.
 public struct Origin: Hashable, Sendable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import ATProto
 import Crypto
-import Foundation
-import Outbound
+public import Foundation
+public import Outbound
 import Synchronization
 
 /// A public OAuth 2.1 client of a hatk server (or any atproto authorization server) running on our

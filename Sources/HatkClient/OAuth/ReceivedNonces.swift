@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The latest `DPoP-Nonce` each server gave us, keyed by origin. Servers that never send one (hatk)

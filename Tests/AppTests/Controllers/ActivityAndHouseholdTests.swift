@@ -4,6 +4,7 @@ import HTTPServer
 import HatkClient
 import Lexicon
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App

@@ -1,7 +1,10 @@
 import ATProto
 import Foundation
+import HTTPServer
 import HatkClient
 import Lexicon
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import App

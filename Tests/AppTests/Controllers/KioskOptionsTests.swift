@@ -1,8 +1,10 @@
 import ATProto
 import Foundation
+import HTTPServer
 import HatkClient
 import Lexicon
 import QRCode
+import TestSupport
 import Testing
 
 @testable import App

@@ -2,6 +2,7 @@ import ATProto
 import Crypto
 import HTTPServer
 import HatkClient
+import TestSupport
 import Testing
 
 @testable import App

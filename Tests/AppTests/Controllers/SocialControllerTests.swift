@@ -3,6 +3,8 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import App

@@ -24,7 +24,8 @@ struct FrontHarness {
     /// - Parameter writer: where writes go (a ``StubHatk``); by default nowhere (a closed port).
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
-        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, moderation: (any Moderation)? = nil
+        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, moderation: (any Moderation)? = nil,
+        placeSearch: PlaceFinder? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -43,7 +44,8 @@ struct FrontHarness {
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
                 nonces: ReceivedNonces()),
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
-            geocoder: nil, placeNames: nil, settings: settings, clock: { clock.now }, moderation: moderation)
+            geocoder: nil, placeNames: nil, placeSearch: placeSearch, settings: settings, clock: { clock.now },
+            moderation: moderation)
         front = try Front(dependencies)
         var router = Router()
         front.register(on: &router)
@@ -84,7 +86,7 @@ struct FrontHarness {
             scope: nil, handle: handle)
         try front.sessions.create(
             BrowserSession(
-                idHash: SessionStore.hash(id), did: did.rawValue, handle: handle, tokens: tokens,
+                idHash: BrowserSession.hash(id), did: did.rawValue, handle: handle, tokens: tokens,
                 dpopKey: P256PrivateKey().rawRepresentation, origin: origin),
             now: clock.unixSeconds)
         return id

@@ -1,5 +1,7 @@
+import ATProto
 import HTTPServer
 import Lexicon
+import Synchronization
 import TestSupport
 import Testing
 

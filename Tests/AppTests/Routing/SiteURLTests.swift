@@ -1,4 +1,6 @@
+import Foundation
 import HTTPServer
+import Lexicon
 import Testing
 
 @testable import App

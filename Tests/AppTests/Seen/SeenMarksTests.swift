@@ -1,6 +1,9 @@
 import ATProto
 import HTTPServer
+import Lexicon
 import Storage
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import App
@@ -17,7 +20,7 @@ import Testing
         let state = try front.front.seen.state(for: "did:plc:jonasjonasjonasjonasjona")
         #expect(state.uris.contains(story.uri))
         try front.front.seen.local.flush()
-        let rows = try front.front.sessions.database.read { try $0.query("SELECT uri FROM seen_stories") }
+        let rows = try #require(front.front.sessions as? SessionStore).database.read { try $0.query("SELECT uri FROM seen_stories") }
         #expect(rows.compactMap { $0.string("uri") } == [story.uri])
     }
 
@@ -39,7 +42,7 @@ import Testing
         let refused = await front.send(.post, "/api/seen", headers: headers, body: Array("csrf=\(token)&uri=\(invented)".utf8))
         #expect(refused.status == .notFound)
         try front.front.seen.local.flush()
-        let rows = try front.front.sessions.database.read { try $0.query("SELECT uri, created_at FROM seen_stories") }
+        let rows = try #require(front.front.sessions as? SessionStore).database.read { try $0.query("SELECT uri, created_at FROM seen_stories") }
         #expect(rows.count == 1)
         #expect(rows.first?.int("created_at").map(Int64.init) == UTCTime(iso8601: story.createdAt)?.microseconds)
     }

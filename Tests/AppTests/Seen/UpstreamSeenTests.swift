@@ -3,7 +3,9 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App
@@ -78,7 +80,7 @@ import Testing
         let sent = try #require(stub.calls("social.grain.unspecced.markStoriesViewed").first)
         #expect(sent.body["stories"] == .array([.string(story.uri)]))
         try front.front.seen.local.flush()
-        let rows = try front.front.sessions.database.read { try $0.query("SELECT uri FROM seen_stories") }
+        let rows = try #require(front.front.sessions as? SessionStore).database.read { try $0.query("SELECT uri FROM seen_stories") }
         #expect(rows.isEmpty, "one mechanism: the front's store is not written")
         // The upstream's own state is read back: viewer.viewed, unviewedCount.
         let jonasDID = "did:plc:" + String(repeating: "j", count: 24)
@@ -98,7 +100,7 @@ import Testing
         _ = await jonas.get(SiteURL.story(did: maya.rawValue, rkey: front.stories.story(maya, 0).rkey).path)
         _ = await jonas.post(SiteURL.seen.path, [("flush", "1")])
         try front.front.seen.local.flush()
-        let rows = try front.front.sessions.database.read { try $0.query("SELECT uri FROM seen_stories") }
+        let rows = try #require(front.front.sessions as? SessionStore).database.read { try $0.query("SELECT uri FROM seen_stories") }
         #expect(rows.count == 1)
         #expect(stub.calls.isEmpty, "no method is tried to find out")
     }

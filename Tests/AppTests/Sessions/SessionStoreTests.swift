@@ -14,7 +14,7 @@ import Testing
 
     func session(_ id: String) -> BrowserSession {
         BrowserSession(
-            idHash: SessionStore.hash(id), did: "did:plc:mayamayamayamayamayamaya", handle: "maya.home.test",
+            idHash: BrowserSession.hash(id), did: "did:plc:mayamayamayamayamayamaya", handle: "maya.home.test",
             tokens: TokenSet(
                 accessToken: "a1", refreshToken: "r1", expiresAt: 100, subject: "did:plc:mayamayamayamayamayamaya", scope: nil, handle: nil),
             dpopKey: [1, 2, 3], origin: "http://box.local:8080")
@@ -26,17 +26,17 @@ import Testing
         try store.create(session("s"), now: 1000)
         var tokens = session("s").tokens
         tokens.accessToken = "a2"
-        #expect(try store.updateTokens(tokens, idHash: SessionStore.hash("s")))
-        #expect(try store.session(id: "s", now: 1000 + SessionStore.lifetime - 1)?.tokens.accessToken == "a2")
-        #expect(try store.session(id: "s", now: 1000 + SessionStore.lifetime) == nil, "it ends when it would have without the refresh")
+        #expect(try store.updateTokens(tokens, idHash: BrowserSession.hash("s")))
+        #expect(try store.session(id: "s", now: 1000 + BrowserSession.lifetime - 1)?.tokens.accessToken == "a2")
+        #expect(try store.session(id: "s", now: 1000 + BrowserSession.lifetime) == nil, "it ends when it would have without the refresh")
     }
 
     @Test("a refresh that finishes after sign-out does not bring the session back")
     func refreshAfterLogoutStaysSignedOut() throws {
         let store = try store()
         try store.create(session("s"), now: 1000)
-        try store.delete(idHash: SessionStore.hash("s"))
-        #expect(try store.updateTokens(session("s").tokens, idHash: SessionStore.hash("s")) == false)
+        try store.delete(idHash: BrowserSession.hash("s"))
+        #expect(try store.updateTokens(session("s").tokens, idHash: BrowserSession.hash("s")) == false)
         #expect(try store.session(id: "s", now: 1001) == nil)
     }
 
@@ -44,12 +44,12 @@ import Testing
     func pruningDeletesExpiredRows() throws {
         let store = try store()
         try store.create(session("old"), now: 0)
-        try store.create(session("new"), now: SessionStore.lifetime)
+        try store.create(session("new"), now: BrowserSession.lifetime)
         let pending = PendingAuthorization(state: "p", codeVerifier: "v", dpopKey: [1], issuer: "i", createdAt: 0)
         try store.savePending(pending, next: "/", browser: "b")
-        try store.prune(now: SessionStore.lifetime + 10)
+        try store.prune(now: BrowserSession.lifetime + 10)
         let rows = try store.database.read { try $0.query("SELECT id_hash FROM sessions").compactMap { $0.string("id_hash") } }
-        #expect(rows == [SessionStore.hash("new")])
+        #expect(rows == [BrowserSession.hash("new")])
         let pendings = try store.database.read { try $0.query("SELECT state FROM pending_sign_ins") }
         #expect(pendings.isEmpty)
     }

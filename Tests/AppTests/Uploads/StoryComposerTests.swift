@@ -1,3 +1,4 @@
+import Geo
 import Imaging
 import Lexicon
 import Places
@@ -24,6 +25,48 @@ import Testing
         choices.locationText = "Grandma's kitchen"
         let (location, address) = StoryComposer.location(gps: Self.gps, place: Self.place, choices: choices)
         #expect(location?.name == "Grandma's kitchen")
+        #expect(address == nil)
+    }
+
+    static let reykjavik = Place(name: "Reykjavík", region: "Capital Region", countryCode: "IS", latitude: 64.13548, longitude: -21.89541)
+
+    @Test("a place chosen in the search gives a photo without GPS the place's resolution-10 cell, name and area")
+    func chosenPlaceWithoutGPS() {
+        var choices = StoryPublisher.Choices()
+        choices.chosenPlace = Self.reykjavik
+
+        let (location, address) = StoryComposer.location(gps: nil, place: nil, choices: choices)
+
+        #expect(location?.value == H3.cell(latitude: 64.13548, longitude: -21.89541, resolution: 10)?.description)
+        #expect(location?.value.hasPrefix("8a") == true)
+        #expect(location?.name == "Reykjavík, Capital Region")
+        #expect(address == Address(country: "IS", region: "Capital Region", locality: "Reykjavík"))
+    }
+
+    @Test("a chosen place replaces the photo's own GPS position and place; unticking the location drops both")
+    func chosenPlaceWinsOverGPS() {
+        var choices = StoryPublisher.Choices()
+        choices.chosenPlace = Self.reykjavik
+
+        let (location, address) = StoryComposer.location(gps: Self.gps, place: Self.place, choices: choices)
+        choices.useLocation = false
+        let (none, noAddress) = StoryComposer.location(gps: Self.gps, place: Self.place, choices: choices)
+
+        #expect(location?.value == H3.cell(latitude: 64.13548, longitude: -21.89541, resolution: 10)?.description)
+        #expect(location?.name == "Reykjavík, Capital Region")
+        #expect(address?.country == "IS")
+        #expect(none == nil)
+        #expect(noAddress == nil)
+    }
+
+    @Test("without GPS and without a chosen place there is no location, whatever was typed")
+    func nothingToLocate() {
+        var choices = StoryPublisher.Choices()
+        choices.locationText = "Somewhere"
+
+        let (location, address) = StoryComposer.location(gps: nil, place: nil, choices: choices)
+
+        #expect(location == nil)
         #expect(address == nil)
     }
 }

@@ -1,10 +1,11 @@
 import ATProto
-@testable import AuthServer
 import Crypto
 import Foundation
 import HTTPServer
 import Synchronization
 import TestSupport
+
+@testable import AuthServer
 
 /// An authorization server over a fresh data directory with two household accounts that have passwords.
 ///

@@ -5,8 +5,8 @@ import HTTPServer
 import Imaging
 import Lexicon
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A fresh backend in a temporary directory, with its router.
 struct BackendFixture {

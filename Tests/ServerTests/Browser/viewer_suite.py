@@ -251,6 +251,55 @@ class StripAndNoScript(Base):
         self.assertTrue(d.find_element(By.CSS_SELECTOR, "img[data-story-item]").get_attribute("data-story-item"))
 
 
+class CreatePlaces(Base):
+    REYKJAVIK = "3413829"
+
+    def wait_for_places(self, d):
+        # The first search maps the place table; in a debug build that can outlast the page deadline once.
+        def found():
+            d.get(BASE + "/create?place=reykjavik")
+            return d.find_elements(By.CSS_SELECTOR, f'input[name=placeID][value="{self.REYKJAVIK}"]')
+        wait(found, 90, "the place table to load")
+
+    def post_with_place(self, d):
+        d.find_element(By.CSS_SELECTOR, f'input[name=placeID][value="{self.REYKJAVIK}"]').click()
+        d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+        try:
+            wait(lambda: "/story/" in d.current_url, 30, "the posted story")
+        except AssertionError:
+            raise AssertionError(f"not posted: {d.current_url} {d.find_element(By.TAG_NAME, 'main').text[:400]!r}")
+        place = d.find_element(By.CSS_SELECTOR, "[data-place]").get_attribute("textContent")
+        self.assertIn("Reykjavík", place)
+
+    def test_05_place_search_without_javascript(self):
+        d = self.open("/", js=False)
+        self.sign_in(d, "jonas.home.test")
+        self.wait_for_places(d)
+        d.get(BASE + "/create")
+        d.find_element(By.ID, "place-query").send_keys("reykjav")
+        d.find_element(By.CSS_SELECTOR, "input[type=submit][form=place-search]").click()
+        wait(lambda: "place=reykjav" in d.current_url, 10, "the results step")
+        self.assertEqual(d.find_element(By.ID, "place-query").get_attribute("value"), "reykjav")
+        d.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(PHOTOS, "rocket.jpg")))
+        self.post_with_place(d)
+
+    def test_06_place_search_as_you_type_keeps_the_photo(self):
+        d = self.open("/")
+        self.sign_in(d, "ines.home.test")
+        self.wait_for_places(d)
+        d.get(BASE + "/create")
+        self.assertEqual(d.find_element(By.ID, "camera").get_attribute("capture"), "environment")
+        d.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(PHOTOS, "rocket.jpg")))
+        d.find_element(By.ID, "place-query").send_keys("reykjav")
+        selector = f'[data-place-results] input[name=placeID][value="{self.REYKJAVIK}"]'
+        wait(lambda: d.find_elements(By.CSS_SELECTOR, selector), 15, "results as you type")
+        d.find_element(By.ID, "place-query").send_keys(Keys.ENTER)  # searches (its own form), does not post
+        time.sleep(0.5)
+        self.assertTrue(d.current_url.endswith("/create"), "the page did not reload")
+        self.assertTrue(d.find_element(By.ID, "photo").get_attribute("value"), "the chosen photo is still there")
+        self.post_with_place(d)
+
+
 class Viewer(Base):
     def test_10_progress_segments_and_auto_advance(self):
         dids, counts = self.authors()

@@ -11,7 +11,7 @@ client must respect"), with its own sign-in page standing in for the PDS's.
   recorded: GET /_fake/report lists every one, so the suite can fail on what hatk would hide.
 
 Usage: fake_hatk.py --account HANDLE:PASSWORD[:NAME] [--seed-photo FILE] [--scenario FILE] [--client ID=REDIRECT_URI]
-       [--port N]
+       [--port N] [--first-token-seconds N]
 --scenario takes the contract suite's household as JSON: [{"handle", "name", "stories": [{"rkey", "hoursAgo",
 "width", "height"}]}], each story's photo the --seed-photo.
 Prints "fake hatk listening on http://127.0.0.1:PORT" once it accepts connections.
@@ -63,6 +63,7 @@ def main():
     parser.add_argument("--client", action="append", default=[], help="CLIENT_ID=REDIRECT_URI (the static allowlist)")
     parser.add_argument("--seed-photo")
     parser.add_argument("--scenario")
+    parser.add_argument("--first-token-seconds", type=int, default=3600, help="lifetime of a sign-in's access token")
     options = parser.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
@@ -71,7 +72,7 @@ def main():
     for entry in options.client:
         client_id, redirect = entry.split("=", 1)
         clients.setdefault(client_id, set()).add(redirect)
-    hatk = Hatk(f"http://127.0.0.1:{server.server_address[1]}", clients)
+    hatk = Hatk(f"http://127.0.0.1:{server.server_address[1]}", clients, options.first_token_seconds)
     for entry in options.account:
         handle, password, *name = entry.split(":", 2)
         hatk.store.add_account(handle, password, name[0] if name else None)

@@ -28,6 +28,9 @@ final class Browser: Sendable {
         var location: String?
         /// Present on 429 and 503 answers.
         var retryAfter: String? = nil
+        /// The `X-Request-Id` the server gave the request.
+        var requestID: String? = nil
+        var contentType: String? = nil
     }
 
     func cookie(_ name: String) -> String? { jar.withLock { $0[name] } }
@@ -101,7 +104,8 @@ final class Browser: Sendable {
         }
         return Page(
             status: http.statusCode, body: String(decoding: data, as: UTF8.self), location: http.value(forHTTPHeaderField: "Location"),
-            retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+            retryAfter: http.value(forHTTPHeaderField: "Retry-After"), requestID: http.value(forHTTPHeaderField: "X-Request-Id"),
+            contentType: http.value(forHTTPHeaderField: "Content-Type"))
     }
 
     /// Every Set-Cookie header (Foundation folds repeated headers with commas).

@@ -1,8 +1,8 @@
 import ATProto
 import App
-import Server
 import Backend
 import Foundation
+import Server
 import Synchronization
 import TestSupport
 

@@ -52,19 +52,46 @@ final class ServerProcess {
         guard process.terminationStatus == 0 else { throw ProcessFailure("users add \(name) exited with \(process.terminationStatus)") }
     }
 
+    /// Runs `grain-stories ARGUMENTS` to its end (standard input empty, or `input`).
+    /// - Returns: its exit status and what it printed on standard output and error.
+    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = handle
+        process.standardError = handle
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
     /// Starts `serve --port 0` and waits for its "serving on" line.
-    /// - Parameter fileSizeLimitKiB: runs it under `ulimit -f` (RLIMIT_FSIZE) when given.
-    init(dataDirectory: String, fileSizeLimitKiB: Int? = nil) async throws {
+    /// - Parameters:
+    ///   - keyDirectory: where the sealing key is (default: beside the data directory, `<data>-keys`).
+    ///   - extraArguments: more `serve` options.
+    ///   - fileSizeLimitKiB: runs it under `ulimit -f` (RLIMIT_FSIZE) when given.
+    init(dataDirectory: String, keyDirectory: String? = nil, extraArguments: [String] = [], fileSizeLimitKiB: Int? = nil) async throws {
         self.dataDirectory = dataDirectory
         logPath = dataDirectory + "-\(UUID().uuidString.prefix(8)).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let binary = try Self.executable()
-        let arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory, "--key-dir", dataDirectory + "-keys", "--geocoder", "none",
-            "--templates", repositoryRoot.appendingPathComponent("Templates").path,
-            "--public", repositoryRoot.appendingPathComponent("Public").path,
-        ]
+        let arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory, "--key-dir", keyDirectory ?? dataDirectory + "-keys",
+                "--geocoder", "none", "--templates", repositoryRoot.appendingPathComponent("Templates").path,
+                "--public", repositoryRoot.appendingPathComponent("Public").path,
+            ] + extraArguments
         process = Process()
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

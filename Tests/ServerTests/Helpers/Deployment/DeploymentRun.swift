@@ -32,6 +32,11 @@ final class DeploymentRun: @unchecked Sendable {
 
     func onTearDown(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
 
+    /// The end of every child's output, for a failure's message.
+    var childrenOutput: String {
+        children.map { "--- \($0.name) output:\n\($0.output.suffix(3000))" }.joined(separator: "\n")
+    }
+
     /// Starts a child that `tearDown` stops.
     func start(_ name: String, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         // Python scripts leave no __pycache__ in the source tree.

@@ -1,0 +1,120 @@
+import Foundation
+import Geo
+import HTTPServer
+import Places
+
+/// The create form's place search: the results step of the form (server-rendered, so it works without a script),
+/// its JSON twin for the script, and the place a posted form names.
+extension StoryWrites {
+    /// One place the form offers, as the template and the script show it.
+    struct PlaceOption: Encodable, Equatable {
+        /// The GeoNames id, posted back as `placeID`.
+        var id: Int
+        /// `Name, Region`: what the story's location will read.
+        var name: String
+        /// The country and population, to tell apart places of one name.
+        var detail: String
+        var checked = false
+    }
+
+    /// The place-search part of the create form's model.
+    struct PlaceStep: Encodable {
+        /// Whether this server has the place table.
+        var available: Bool
+        /// What was searched for, shown again in the search field.
+        var query = ""
+        var results: [PlaceOption] = []
+        /// A sentence when a search found nothing or could not run.
+        var note: String?
+    }
+
+    /// A form field's value as a query: trimmed and cut, never refused.
+    static func placeQuery(_ raw: String?) -> String {
+        String((raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(PlaceFinder.maximumQueryCharacters))
+    }
+
+    /// The results step for `query` (empty shows only the field), with `chosen` ticked and kept in the list.
+    /// The H3 resolution of the `near` area the form's script sends back: what `/api/inspect` answers, and the
+    /// finest accepted (a finer cell would be a more exact position than the search needs).
+    static let nearResolution = 5
+
+    /// The centre of a `near` area: an H3 cell of resolution `nearResolution` or coarser, else nil.
+    static func nearArea(_ raw: String?) -> (latitude: Double, longitude: Double)? {
+        guard let raw, raw.utf8.count <= 16, let cell = H3Cell(raw), cell.resolution <= nearResolution else { return nil }
+        return cell.center
+    }
+
+    func placeStep(
+        query: String, chosen: PlaceSearchResult? = nil, near: (latitude: Double, longitude: Double)? = nil
+    ) async -> PlaceStep {
+        guard let places else { return PlaceStep(available: false) }
+        places.prepare()
+        var step = PlaceStep(available: true, query: query)
+        var found: [PlaceSearchResult] = []
+        if !query.isEmpty {
+            guard let results = await places.search(query, near: near) else {
+                step.available = false
+                return step
+            }
+            found = results
+            if results.isEmpty { step.note = "No place matches “\(query)”. Try another spelling, or a bigger place nearby." }
+        }
+        if let chosen, !found.contains(where: { $0.id == chosen.id }) { found.insert(chosen, at: 0) }
+        step.results = found.map { result in
+            var option = Self.option(result)
+            option.checked = result.id == chosen?.id
+            return option
+        }
+        return step
+    }
+
+    static func option(_ result: PlaceSearchResult) -> PlaceOption {
+        let label = PlaceMapping.label(from: result.place)
+        let country = Locale(identifier: "en_US").localizedString(forRegionCode: result.place.countryCode) ?? result.place.countryCode
+        let detail = result.population > 0 ? "\(country), population \(grouped(result.population))" : country
+        return PlaceOption(id: result.id, name: label.locationName, detail: detail)
+    }
+
+    /// `1234567` as `1,234,567`, the same on every locale the server runs in.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
+    /// What the form's `placeID` names: nil for none, or a refusal sentence when it names no place we know.
+    func chosenPlace(_ context: RequestContext) async -> Result<PlaceSearchResult?, ChosenPlaceMissing> {
+        let raw = (context.form["placeID"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard !raw.isEmpty else { return .success(nil) }
+        guard raw.utf8.count <= 10, let id = Int(raw), let places, let found = await places.place(id: id) else {
+            return .failure(ChosenPlaceMissing())
+        }
+        return .success(found)
+    }
+
+    /// A posted place id that the table does not hold (a stale page, or a table that changed).
+    struct ChosenPlaceMissing: Error {
+        let description = "The place you chose is not in this server's list any more. Search for it again, then post."
+    }
+
+    /// One place as the script's JSON shows it.
+    struct PlacesAnswer: Encodable {
+        var available: Bool
+        var places: [PlaceOption]
+    }
+
+    /// `GET /api/places?q=…[&near=<H3 cell>]`: the same results as the form's step, for the script, ranked by
+    /// closeness to the photo's area when the script has it from `/api/inspect`. Signed-in visitors only: it is
+    /// part of the create form, not a public geocoding service.
+    func placesData(_ context: RequestContext) async throws -> Response {
+        guard context.session != nil else { throw HTTPError(.unauthorized, "Sign in to search for places.") }
+        let step = await placeStep(query: Self.placeQuery(context.query("q")), near: Self.nearArea(context.query("near")))
+        var response = Response.json(PlacesAnswer(available: step.available, places: step.results))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPServer
+import Imaging
+
+/// Where the photo of a post comes from (the file field, the camera field, or a photo shared from another app),
+/// and the share target itself.
+extension StoryWrites {
+    var shared: SharedPhotos { SharedPhotos(directory: uploads) }
+
+    /// The photo a create form posted.
+    enum ReceivedPhoto {
+        /// Chosen or taken on the form.
+        case part(MultipartForm.Part)
+        /// Shared from another app earlier, confirmed now.
+        case staged(path: String, SharedPhotos.Staged)
+
+        var staged: SharedPhotos.Staged? {
+            if case .staged(_, let staged) = self { return staged }
+            return nil
+        }
+    }
+
+    /// Why the form's photo cannot be used, as the form says it.
+    struct PhotoProblem: Error {
+        var description: String
+        var status: HTTPStatus
+        /// A staged share to keep offering.
+        var staged: SharedPhotos.Staged?
+    }
+
+    /// The photo to post: a file chosen or taken on the form wins over a staged share (the person picked again).
+    func receivedPhoto(_ context: RequestContext, _ session: BrowserSession) -> Result<ReceivedPhoto, PhotoProblem> {
+        let unreadable = "That file is not a photo format we can read (\(ImageFormat.namesForPeople))."
+        let picked = ["photo", "camera"].lazy.compactMap { context.form.file($0) }.first { !$0.body.isEmpty }
+        let token = context.form["staged"] ?? ""
+        let staged = token.isEmpty ? nil : shared.file(token: token, session: session)
+        if let picked {
+            guard let head = try? picked.body.prefix(64), Imaging.sniff(head) != nil else {
+                return .failure(PhotoProblem(description: unreadable, status: .unsupportedMediaType))
+            }
+            return .success(.part(picked))
+        }
+        if let staged, let format = Imaging.sniff(fileAt: staged) {
+            return .success(.staged(path: staged, Self.describe(staged, token: token, format: format)))
+        }
+        if !token.isEmpty {
+            return .failure(
+                PhotoProblem(
+                    description: "The photo you shared is no longer waiting here (shared photos wait an hour). "
+                        + "Share it again, or choose it with the button below.",
+                    status: .unprocessableContent))
+        }
+        return .failure(PhotoProblem(description: "Choose a photo to post, or take one.", status: .badRequest))
+    }
+
+    static func describe(_ path: String, token: String, format: ImageFormat) -> SharedPhotos.Staged {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        return SharedPhotos.Staged(token: token, description: SharedPhotos.describe(format: format.name, bytes: size))
+    }
+
+    /// `POST /share`: the manifest's share target. Another app's share carries no CSRF token, so this never posts:
+    /// it stages the photo in the visitor's one slot and answers the create form, whose normal, CSRF-checked post
+    /// publishes it. A visitor not signed in was refused before the body was read (the route requires a session).
+    func sharePhoto(_ context: RequestContext) async throws -> Response {
+        guard let session = context.session else { return signInRedirect(next: SiteURL.create.path) }
+        guard let part = ["photo", "camera"].lazy.compactMap({ context.form.file($0) }).first(where: { !$0.body.isEmpty })
+        else { return try await form(context, session, error: "Nothing was shared. Choose a photo to post.", status: .badRequest) }
+        guard let head = try? part.body.prefix(64), let format = Imaging.sniff(head) else {
+            return try await form(
+                context, session, error: "What was shared is not a photo format we can read (\(ImageFormat.namesForPeople)).",
+                status: .unsupportedMediaType)
+        }
+        let staged: SharedPhotos.Staged
+        switch part.body {
+        case .file(let file):
+            staged = try shared.stage(file, format: format.name, session: session)
+        case .bytes(let bytes):
+            staged = try shared.stage(bytes, format: format.name, session: session)
+        }
+        return try await form(context, session, error: nil, staged: staged)
+    }
+}

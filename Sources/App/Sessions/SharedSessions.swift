@@ -1,0 +1,94 @@
+public import Crypto
+import PostgresStorage
+import Storage
+
+/// The front's state in PostgreSQL (`--sessions postgres://...`), for several fronts behind one load balancer:
+/// sessions, sign-ins in progress, seen marks and rate-limit windows, in tables every front reads and writes. Each
+/// front must be given the same sealing key (`GRAIN_STORIES_DATA_KEY` or `--key-file`), since each opens the
+/// tokens the others sealed.
+public struct SharedSessions: Sendable {
+    let database: PostgresDatabase
+    let sessions: PostgresSessionStore
+    let seen: PostgresSeenStorage
+
+    /// Connects and makes the tables when they are missing (once, however many fronts start together).
+    /// - Throws: `PostgresError` when the server cannot be reached, or `SchemaTooNew` when a newer grain-stories
+    ///   made the tables.
+    public init(url: String, sealingKey: SealingKey) throws {
+        database = try PostgresDatabase(url: url)
+        try database.prepareSchema(Self.schema, lockKey: Self.schemaLock)
+        let version = try database.query("SELECT max(version) AS version FROM grain_front_schema").first?.int("version") ?? 0
+        guard version <= Self.version else { throw SchemaTooNew(found: version) }
+        sessions = PostgresSessionStore(database: database, sealing: SessionSealing(key: sealingKey))
+        seen = PostgresSeenStorage(database: database)
+    }
+
+    /// A limit counted in the shared table under `scope` (one scope per kind of attempt).
+    func limiter(scope: String, perMinute: Int) -> PostgresRateLimiter {
+        PostgresRateLimiter(database: database, scope: scope, limit: perMinute, window: 60)
+    }
+
+    /// The tables were made by a newer grain-stories than this one.
+    public struct SchemaTooNew: Error, CustomStringConvertible {
+        public let found: Int
+        public var description: String {
+            "the shared session tables are version \(found), written by a newer grain-stories (this one knows \(SharedSessions.version)); "
+                + "upgrade every front to that version"
+        }
+    }
+
+    static let version = 1
+    /// The advisory lock taken while the schema is made ("grainsch" in ASCII).
+    static let schemaLock: Int64 = 0x6772_6169_6E73_6368
+
+    static let schema = [
+        """
+        CREATE TABLE IF NOT EXISTS grain_front_schema (version INTEGER PRIMARY KEY)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS grain_sessions (
+            id_hash TEXT PRIMARY KEY,
+            did TEXT NOT NULL,
+            handle TEXT NOT NULL,
+            sealed_tokens BYTEA NOT NULL,
+            sealed_key BYTEA NOT NULL,
+            origin TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS grain_sessions_by_expiry ON grain_sessions (expires_at)",
+        """
+        CREATE TABLE IF NOT EXISTS grain_pending_sign_ins (
+            state TEXT PRIMARY KEY,
+            sealed BYTEA NOT NULL,
+            next TEXT NOT NULL,
+            browser_hash TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS grain_pending_by_age ON grain_pending_sign_ins (created_at)",
+        """
+        CREATE TABLE IF NOT EXISTS grain_seen_stories (
+            account TEXT NOT NULL,
+            uri TEXT NOT NULL,
+            author TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            seen_at BIGINT NOT NULL,
+            PRIMARY KEY (account, uri)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS grain_seen_by_age ON grain_seen_stories (created_at)",
+        """
+        CREATE TABLE IF NOT EXISTS grain_rate_windows (
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            window_start BIGINT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (scope, key)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS grain_rate_windows_by_start ON grain_rate_windows (window_start)",
+        "INSERT INTO grain_front_schema (version) VALUES (1) ON CONFLICT DO NOTHING",
+    ]
+}

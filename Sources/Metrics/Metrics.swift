@@ -1,0 +1,153 @@
+import Synchronization
+
+/// Counters and latency histograms that live for the process, read out in the Prometheus text format at
+/// `/metrics`. Labels are a few fixed words (route groups, status classes, outcomes): never a path, a handle or
+/// anything a client chooses, so the series stay few and nothing private reaches a scraper.
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds: from a cached page to a photo's processing.
+    public static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    struct Series: Hashable, Sendable {
+        var name: String
+        var labels: [Label]
+    }
+
+    struct Histogram: Sendable {
+        var counts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
+        var sum = 0.0
+        var count = 0
+    }
+
+    struct State: Sendable {
+        var counters: [Series: Double] = [:]
+        var histograms: [Series: Histogram] = [:]
+        var help: [String: (type: String, text: String)] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Adds `amount` to the counter `name` with `labels`.
+    public func increment(_ name: String, _ labels: [Label] = [], by amount: Double = 1, help: String) {
+        state.withLock {
+            $0.counters[Series(name: name, labels: labels), default: 0] += amount
+            $0.help[name] = $0.help[name] ?? ("counter", help)
+        }
+    }
+
+    /// Records one observation of `seconds` in the histogram `name` with `labels`.
+    public func observe(_ name: String, _ labels: [Label] = [], seconds: Double, help: String) {
+        state.withLock {
+            var histogram = $0.histograms[Series(name: name, labels: labels)] ?? Histogram()
+            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
+            histogram.sum += seconds
+            histogram.count += 1
+            $0.histograms[Series(name: name, labels: labels)] = histogram
+            $0.help[name] = $0.help[name] ?? ("histogram", help)
+        }
+    }
+
+    /// The value of one counter (tests).
+    public func counter(_ name: String, _ labels: [Label] = []) -> Double {
+        state.withLock { $0.counters[Series(name: name, labels: labels)] ?? 0 }
+    }
+
+    /// Every counter and histogram, then `gauges` (values read at this moment), in the Prometheus text format 0.0.4.
+    public func exposition(gauges: [Gauge] = []) -> String {
+        let snapshot = state.withLock { $0 }
+        var text = PrometheusText()
+        for name in Set(snapshot.counters.keys.map(\.name)).sorted() {
+            text.header(name, type: "counter", help: snapshot.help[name]?.text ?? "")
+            for (series, value) in snapshot.counters.filter({ $0.key.name == name }).sorted(by: {
+                $0.key.labels.description < $1.key.labels.description
+            }) {
+                text.sample(name, series.labels, value)
+            }
+        }
+        for name in Set(snapshot.histograms.keys.map(\.name)).sorted() {
+            text.header(name, type: "histogram", help: snapshot.help[name]?.text ?? "")
+            for (series, histogram) in snapshot.histograms.filter({ $0.key.name == name }).sorted(by: {
+                $0.key.labels.description < $1.key.labels.description
+            }) {
+                for (index, bound) in Self.latencyBuckets.enumerated() {
+                    text.sample(name + "_bucket", series.labels + [Label("le", PrometheusText.number(bound))], Double(histogram.counts[index]))
+                }
+                text.sample(name + "_bucket", series.labels + [Label("le", "+Inf")], Double(histogram.count))
+                text.sample(name + "_sum", series.labels, histogram.sum)
+                text.sample(name + "_count", series.labels, Double(histogram.count))
+            }
+        }
+        for name in Set(gauges.map(\.name)).sorted() {
+            let samples = gauges.filter { $0.name == name }
+            text.header(name, type: "gauge", help: samples.first?.help ?? "")
+            for gauge in samples { text.sample(name, gauge.labels, gauge.value) }
+        }
+        return text.output
+    }
+}
+
+/// One `name="value"` label of a series.
+public struct Label: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    public var description: String { "\(name)=\(value)" }
+}
+
+/// A value read when `/metrics` is asked (sizes, queue depth, sessions).
+public struct Gauge: Sendable, Equatable {
+    public var name: String
+    public var labels: [Label]
+    public var value: Double
+    public var help: String
+
+    public init(_ name: String, _ labels: [Label] = [], value: Double, help: String) {
+        self.name = name
+        self.labels = labels
+        self.value = value
+        self.help = help
+    }
+}
+
+/// Writes the Prometheus text exposition format: `# HELP`, `# TYPE`, then `name{label="value"} number` lines,
+/// label values escaped as the format requires (backslash, double quote, newline).
+struct PrometheusText {
+    private(set) var output = ""
+
+    mutating func header(_ name: String, type: String, help: String) {
+        output += "# HELP \(name) \(help.replacingNewlines())\n# TYPE \(name) \(type)\n"
+    }
+
+    mutating func sample(_ name: String, _ labels: [Label], _ value: Double) {
+        let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.name)=\"\(Self.escape($0.value))\"" }.joined(separator: ",") + "}"
+        output += "\(name)\(rendered) \(Self.number(value))\n"
+    }
+
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Integers without a decimal point, others as Swift prints them.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+extension String {
+    fileprivate func replacingNewlines() -> String { split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ") }
+}

@@ -1,0 +1,48 @@
+import HTTPServer
+import Metrics
+
+/// The HTTP server's observer: every answered request counted by route group, method and status class, its
+/// handler's time in a histogram by group, and uploads (the create form and `uploadBlob`) by outcome.
+struct RequestMetrics: RequestObserver {
+    let metrics: Metrics
+
+    func responded(group: String, method: HTTPMethod, path: String, status: Int, seconds: Double) {
+        let group = Label("group", group.isEmpty ? "/" : group)
+        // A client names the method: anything unusual is one series, not one per word.
+        let verb = Self.methods.contains(method.rawValue) ? method.rawValue : "other"
+        metrics.increment(
+            "grain_http_requests_total", [group, Label("method", verb), Label("status", "\(status / 100)xx")],
+            help: "HTTP requests answered, by route group, method and status class.")
+        metrics.observe("grain_http_request_duration_seconds", [group], seconds: seconds, help: "Time to answer a request, by route group.")
+        guard method == .post, let route = Self.uploadRoutes[path] else { return }
+        metrics.increment(
+            "grain_uploads_total", [Label("route", route), Label("outcome", Self.outcome(status: status))],
+            help: "Photos uploaded, by route and outcome (published, refused, busy, failed).")
+    }
+
+    static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+
+    /// One call to the hatk server (remote, or the embedded backend through our own listener): counted by XRPC
+    /// method and outcome, timed by method.
+    @Sendable func upstreamCall(_ nsid: String, _ seconds: Double, _ outcome: String) {
+        let method = Label("method", nsid)
+        metrics.increment(
+            "grain_upstream_calls_total", [method, Label("outcome", outcome)],
+            help: "Calls to the hatk server, by XRPC method and outcome (2xx, 4xx, 5xx, timeout, unreachable).")
+        metrics.observe("grain_upstream_call_duration_seconds", [method], seconds: seconds, help: "Time of a call to the hatk server.")
+    }
+
+    /// The routes that take photos, by the label their uploads are counted under.
+    static let uploadRoutes = ["/create": "create", "/xrpc/dev.hatk.uploadBlob": "uploadBlob"]
+
+    /// A create form that redirects to the new story, or an `uploadBlob` that answers 200, published it; a 4xx
+    /// other than 429 refused the photo (too large, not a photo, over quota); 429 and 503 are a full queue or rate.
+    static func outcome(status: Int) -> String {
+        switch status {
+        case 200..<400: "published"
+        case 429, 503: "busy"
+        case 400..<500: "refused"
+        default: "failed"
+        }
+    }
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The Debian package, installed as a household would install it (issue 15 item 5), in a fresh Debian 12 root made
+# with debootstrap: dpkg -i, systemd-analyze verify on the units, the unit's ExecStart run as its user (no systemd
+# as PID 1: the script does what systemd would for StateDirectory=) until /healthz answers, and the same for the
+# backup service when `grain-stories backup` exists. Needs root (debootstrap, chroot, mount namespaces).
+#
+# Usage: install_test.sh DEB. The finished root is cached as a tarball under .build/debootstrap (named by the
+# package list), so only the first run downloads Debian; later runs unpack it in seconds.
+set -uo pipefail
+DEB=$(readlink -f "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT_DIR=$(cd "$HERE/../.." && pwd)
+CACHE=${DEBOOTSTRAP_CACHE:-$ROOT_DIR/.build/debootstrap}
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+PASSED=0 FAILED=0
+pass() { echo "ok: $1"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAILED: $1"; FAILED=$((FAILED + 1)); }
+finish() { echo "deb install: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; exit $?; }
+
+[ "$(id -u)" = 0 ] || { echo "install_test.sh needs root (debootstrap and chroot)"; exit 1; }
+for tool in debootstrap unshare chroot dpkg-deb curl; do
+  command -v $tool >/dev/null || { echo "missing $tool: make test-deps installs it"; exit 1; }
+done
+
+# The root: minbase, systemd (for systemd-analyze and what a box has), and the package's dependencies.
+depends=$(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed -e 's/(.*)//' -e 's/ //g' | grep -v '^$' | sort -u | paste -sd, -)
+include="systemd,$depends"
+key=$(echo "bookworm $include" | sha256sum | cut -c1-16)
+TARBALL="$CACHE/bookworm-$key.tar.gz"
+if [ ! -s "$TARBALL" ]; then
+  echo "making a Debian 12 root with debootstrap (first run only; cached as $TARBALL)"
+  mkdir -p "$CACHE"
+  build=$(mktemp -d "$CACHE/root.XXXXXX")
+  if ! debootstrap --variant=minbase --include="$include" bookworm "$build" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1; then
+    tail -20 "$CACHE/debootstrap.log"; rm -rf "$build"; fail "debootstrap made a root"; finish
+  fi
+  rm -rf "$build"/var/cache/apt/archives/*.deb "$build"/var/lib/apt/lists/*
+  tar -C "$build" -czf "$TARBALL.tmp" . && mv "$TARBALL.tmp" "$TARBALL"
+  rm -rf "$build"
+fi
+
+ROOT=$(mktemp -d /var/tmp/grain-stories-root.XXXXXX)
+SERVER=
+cleanup() {
+  [ -n "$SERVER" ] && stop_server
+  rm -f "$ROOT.server.log" "$ROOT.users.log"
+  # Mounts live only in the namespaces below, so nothing of the host is under $ROOT when it is removed.
+  rm -rf --one-file-system "$ROOT"
+}
+trap cleanup EXIT
+tar -C "$ROOT" -xzf "$TARBALL"
+pass "a fresh Debian 12 root ($(cat "$ROOT/etc/debian_version"))"
+
+# Runs a command in the root, in its own mount and PID namespaces with /proc and /dev, as root or (with -u) a user.
+in_root() {
+  local user=
+  if [ "$1" = -u ]; then user=$2; shift 2; fi
+  unshare --mount --pid --fork --kill-child --propagation private -- /bin/sh -c '
+    root=$1; user=$2; shift 2
+    mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" || exit 97
+    if [ -n "$user" ]; then exec chroot --userspec="$user:$user" "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/nonexistent "$@"; fi
+    exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+  ' sh "$ROOT" "$user" "$@"
+}
+
+cp "$DEB" "$ROOT/tmp/grain-stories.deb"
+if out=$(in_root dpkg -i /tmp/grain-stories.deb 2>&1); then pass "dpkg -i installs $(basename "$DEB") with its dependencies present"; else
+  echo "$out"; fail "dpkg -i"; finish; fi
+in_root getent passwd grain-stories | grep -q ':/var/lib/grain-stories:/usr/sbin/nologin$' \
+  && pass "the package made the grain-stories system user (no shell)" || fail "the system user"
+[ -L "$ROOT/etc/systemd/system/multi-user.target.wants/grain-stories.service" ] \
+  && [ -L "$ROOT/etc/systemd/system/timers.target.wants/grain-stories-backup.timer" ] \
+  && pass "the service and the backup timer are enabled" || fail "the units are not enabled"
+# Owners are read inside the root: its users and groups are not the host's.
+mode=$(in_root stat -c '%U:%G %a' /etc/grain-stories/grain-stories.conf)
+[ "$mode" = "root:grain-stories 640" ] && pass "the configuration file is root:grain-stories 0640" || fail "configuration file mode: $mode"
+
+units="grain-stories.service grain-stories-backup.service grain-stories-backup.timer"
+if out=$(in_root systemd-analyze verify $(for u in $units; do echo /lib/systemd/system/$u; done) 2>&1) && [ -z "$out" ]; then
+  pass "systemd-analyze verify finds nothing to say about $units"
+else
+  echo "$out"; fail "systemd-analyze verify"
+fi
+exposure=$(in_root systemd-analyze security --offline=yes /lib/systemd/system/grain-stories.service 2>/dev/null | awk '/Overall exposure level/ {print $(NF-1), $NF}')
+echo "systemd-analyze security (offline) of grain-stories.service: ${exposure:-unknown}"
+
+# What systemd does before ExecStart: StateDirectory= makes both directories, the user's own, mode 0700.
+for dir in /var/lib/grain-stories /var/lib/grain-stories-keys; do
+  install -d -m 0700 "$ROOT$dir"
+  in_root chown grain-stories:grain-stories "$dir"
+done
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# The shipped file with the test's address: the server reads host and port from it.
+sed -i -e "s/^host = .*/host = 127.0.0.1/" -e "s/^port = .*/port = $PORT/" "$ROOT/etc/grain-stories/grain-stories.conf"
+exec_start=$(sed -n 's/^ExecStart=//p' "$ROOT/lib/systemd/system/grain-stories.service")
+user=$(sed -n 's/^User=//p' "$ROOT/lib/systemd/system/grain-stories.service")
+LOG="$ROOT.server.log"
+# Starts the unit's ExecStart as its user in the background (SERVER), and waits for /healthz; false if it never answers.
+start_server() {
+  echo "running ExecStart as $user: $exec_start"
+  in_root -u "$user" /bin/sh -c "cd /var/lib/grain-stories && umask 0077 && exec $exec_start" >>"$LOG" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 1 300); do
+    curl -fsS --noproxy '*' --max-time 2 "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
+    kill -0 "$SERVER" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+# The server's own process: the grain-stories whose root is $ROOT (unshare does not pass signals on to its child).
+server_pid() {
+  local pid
+  for pid in $(pgrep -x grain-stories); do
+    [ "$(readlink "/proc/$pid/root")" = "$ROOT" ] && echo "$pid" && return
+  done
+}
+# SIGTERM to the server itself, as systemd stops it; waits for it to end.
+stop_server() {
+  local pid
+  pid=$(server_pid)
+  [ -n "$pid" ] && kill -TERM "$pid"
+  for _ in $(seq 1 100); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.1; done
+  kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null; SERVER=
+}
+# A member added from the command line before the first start, as the README says, to find again after a restart.
+if printf 'package-test-password\n' | in_root -u "$user" /usr/bin/grain-stories users add maya --password-stdin \
+  >"$ROOT.users.log" 2>&1; then
+  pass "grain-stories users add, as $user, adds a member where the configuration file says"
+else
+  cat "$ROOT.users.log"; fail "users add"
+fi
+profile() { curl -fsS --noproxy '*' "http://127.0.0.1:$PORT/xrpc/social.grain.unspecced.getActorProfile?actor=maya.home.test" 2>/dev/null; }
+if start_server; then pass "the unit's ExecStart, run as $user, answers /healthz on the port of the configuration file"; else
+  cat "$LOG"; fail "/healthz never answered"; fi
+page=$(curl -fsS --noproxy "*" "http://127.0.0.1:$PORT/login" 2>/dev/null || true)
+echo "$page" | grep -q 'grain' && pass "pages render from /usr/share/grain-stories/Templates" || fail "the sign-in page did not render"
+key=$(find "$ROOT/var/lib/grain-stories-keys" -name '*.key' -user "$(in_root id -u grain-stories)" -perm 0600 | head -1)
+[ -n "$key" ] && pass "the sealing key is in /var/lib/grain-stories-keys (0600), outside the data" || fail "no sealing key in the key directory"
+[ -z "$(find "$ROOT/var/lib/grain-stories" -name '*.key')" ] && pass "no key file in the data directory" || fail "a key file in the data directory"
+[ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] && [ "$(in_root stat -c %U /var/lib/grain-stories/backend.sqlite)" = grain-stories ] \
+  && pass "the data is written by grain-stories in /var/lib/grain-stories" || fail "no data in /var/lib/grain-stories"
+
+# The nightly backup's ExecStart as its user, while the server runs.
+if in_root /usr/bin/grain-stories help 2>&1 | grep -q 'grain-stories backup'; then
+  backup_exec=$(sed -n 's/^ExecStart=//p' "$ROOT/lib/systemd/system/grain-stories-backup.service")
+  environment=$(sed -n 's/^Environment=//p' "$ROOT/lib/systemd/system/grain-stories-backup.service")
+  if out=$(in_root -u grain-stories /usr/bin/env $environment $backup_exec 2>&1) && ls -d "$ROOT"/var/backups/grain-stories/[0-9]*Z >/dev/null 2>&1; then
+    pass "the backup service's ExecStart made $(ls "$ROOT/var/backups/grain-stories")"
+  else
+    echo "$out"; fail "the nightly backup"
+  fi
+else
+  echo "note: this grain-stories has no backup command yet, so the backup service was verified (systemd-analyze) but not run"
+fi
+
+stop_server
+grep -q "grain-stories stopped" "$LOG" && pass "SIGTERM (systemd's stop) ends it cleanly" || { cat "$LOG"; fail "no clean stop"; }
+
+# A restart (a reboot, an upgrade's try-restart): the same key opens the same data, and the member is still there.
+key_before=$(sha256sum "$ROOT"/var/lib/grain-stories-keys/* 2>/dev/null)
+if start_server; then pass "it starts again on the same data"; else cat "$LOG"; fail "no second start"; fi
+[ -n "$key_before" ] && [ "$(sha256sum "$ROOT"/var/lib/grain-stories-keys/*)" = "$key_before" ] \
+  && pass "the restart kept the sealing key (no new key was made)" || fail "the key changed across the restart"
+profile | grep -q '"maya.home.test"' && pass "after the restart the member added before it is served" \
+  || { profile; cat "$LOG"; fail "the member is gone after the restart"; }
+stop_server
+rm -f "$LOG" "$ROOT.users.log"
+
+if out=$(in_root dpkg --purge grain-stories 2>&1) && [ ! -e "$ROOT/usr/bin/grain-stories" ] && [ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] \
+  && [ -n "$(ls "$ROOT/var/lib/grain-stories-keys")" ]; then
+  pass "dpkg --purge removes the program and keeps the data and the key"
+else
+  echo "$out"; fail "purge"
+fi
+finish

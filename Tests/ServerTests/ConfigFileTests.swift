@@ -1,0 +1,111 @@
+import Foundation
+import Server
+import TestSupport
+import Testing
+
+/// `--config FILE` and /etc/grain-stories/grain-stories.conf: the serve flags as `key = value` lines, beneath the
+/// environment and the command line.
+struct ConfigFileTests {
+    func write(_ text: String) -> String {
+        let directory = TemporaryDirectory("config")
+        let path = directory.path + "/grain-stories.conf"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        return path
+    }
+
+    func serve(_ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil) throws -> ServeConfiguration {
+        guard case .serve(let configuration) = try Command.parse(["serve"] + arguments, environment: environment, defaultConfig: defaultConfig)
+        else { throw Command.UsageError(description: "not serve") }
+        return configuration
+    }
+
+    static let shipped = """
+        # grain-stories configuration
+        host = 0.0.0.0
+        port = 8080
+        data = /var/lib/grain-stories
+        key-dir = /var/lib/grain-stories-keys
+
+        public-url = "https://stories.example"
+        behind-tls-proxy = true
+        uploads-per-minute = 12
+        """
+
+    @Test("every key of the file sets the flag of its name, switches included")
+    func fileSetsOptions() throws {
+        let configuration = try serve(["--config", write(Self.shipped)])
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 8080)
+        #expect(configuration.dataDirectory == "/var/lib/grain-stories")
+        #expect(configuration.keyDirectory == "/var/lib/grain-stories-keys")
+        #expect(configuration.publicURL == "https://stories.example", "quotes around a value are not part of it")
+        #expect(configuration.behindTLSProxy)
+        #expect(configuration.uploadsPerMinute == 12)
+    }
+
+    @Test("flags win over the environment, which wins over the file, switches included")
+    func precedence() throws {
+        let path = write(Self.shipped)
+        let environment = ["GRAIN_STORIES_PORT": "9000", "GRAIN_STORIES_BEHIND_TLS_PROXY": "false", "GRAIN_STORIES_DATA": "/srv/env"]
+        let configuration = try serve(["--config", path, "--port", "9100"], environment: environment)
+        #expect(configuration.port == 9100, "the flag wins")
+        #expect(configuration.dataDirectory == "/srv/env", "the environment wins over the file")
+        #expect(!configuration.behindTLSProxy, "a switch the file turns on, the environment turns off")
+        #expect(configuration.host == "0.0.0.0", "what only the file says holds")
+    }
+
+    @Test("the default file is read only when it exists; GRAIN_STORIES_CONFIG names another")
+    func defaultFile() throws {
+        let path = write(Self.shipped)
+        #expect(try serve([], defaultConfig: path).port == 8080)
+        #expect(try serve([], defaultConfig: "/nonexistent/grain-stories.conf").host == "127.0.0.1", "no file, the built-in defaults")
+        let other = write("port = 8181\n")
+        #expect(try serve([], environment: ["GRAIN_STORIES_CONFIG": other], defaultConfig: path).port == 8181)
+        #expect(try serve(["--config", other], defaultConfig: path).host == "127.0.0.1", "only the named file is read")
+    }
+
+    @Test("a bad file is refused with its name and line: unknown key, no `=`, a key twice, a switch not true or false")
+    func badFiles() throws {
+        let cases = [
+            ("port = 8080\nbogus = 1\n", "line 2"),
+            ("port 8080\n", "line 1"),
+            ("port = 1\nport = 2\n", "set twice"),
+            ("demo = maybe\n", "true or false"),
+            ("port = http\n", "--port takes"),
+        ]
+        for (text, expected) in cases {
+            let path = write(text)
+            let error = #expect(throws: Command.UsageError.self, "\(text)") { try serve(["--config", path]) }
+            #expect(error?.description.contains(expected) == true, "\(error?.description ?? "")")
+        }
+        let missing = #expect(throws: Command.UsageError.self) { try serve(["--config", "/nonexistent/x.conf"]) }
+        #expect(missing?.description.contains("/nonexistent/x.conf") == true)
+        let big = write(String(repeating: "# padding\n", count: 8000))
+        #expect(throws: Command.UsageError.self) { try serve(["--config", big]) }
+    }
+
+    @Test("--sessions takes only a PostgreSQL URL, from a flag, the environment or the file")
+    func sessionsURL() throws {
+        #expect(try serve(["--sessions", "postgres://front@db.lan/stories"]).sessionsURL == "postgres://front@db.lan/stories")
+        #expect(try serve([], environment: ["GRAIN_STORIES_SESSIONS": "postgresql:///s?host=/run/postgresql"]).sessionsURL != nil)
+        #expect(try serve(["--config", write("sessions = postgres://f@db/s\n")]).sessionsURL == "postgres://f@db/s")
+        #expect(throws: Command.UsageError.self) { try serve(["--sessions", "mysql://x"]) }
+    }
+
+    @Test("users add finds the data, the key and the templates where the installed server's file puts them; its flags win")
+    func usersAddReadsTheFile() throws {
+        let path = write(Self.shipped + "\ntemplates = /usr/share/grain-stories/Templates\nhandle-domain = family.test\n")
+        guard case .addUser(let fromFile) = try Command.parse(["users", "add", "maya"], defaultConfig: path) else {
+            throw Command.UsageError(description: "not users add")
+        }
+        #expect(fromFile.dataDirectory == "/var/lib/grain-stories")
+        #expect(fromFile.keyDirectory == "/var/lib/grain-stories-keys")
+        #expect(fromFile.templatesDirectory == "/usr/share/grain-stories/Templates")
+        #expect(fromFile.handleDomain == "family.test")
+        guard case .addUser(let flagged) = try Command.parse(["users", "add", "maya", "--config", path, "--data", "/srv/stories"]) else {
+            throw Command.UsageError(description: "not users add")
+        }
+        #expect(flagged.dataDirectory == "/srv/stories")
+        #expect(flagged.keyDirectory == "/var/lib/grain-stories-keys")
+    }
+}

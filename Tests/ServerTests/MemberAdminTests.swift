@@ -1,0 +1,165 @@
+import App
+import Backend
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Server
+
+/// The owner's administration of members: the `/admin` page (owner only, CSRF on every form, no script needed) and
+/// `grain-stories users ...` against the real executable, both through one `MemberAdministration`.
+@Suite(.serialized)
+struct MemberAdminTests {
+    func csrf(_ page: Browser.Page) throws -> String {
+        try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first)
+    }
+
+    func signedIn(_ live: LiveApp, _ name: String) async throws -> Browser {
+        let browser = Browser(base: live.base)
+        try await browser.signInThroughFront(handle: "\(name).home.test", password: "\(name)-stories")
+        return browser
+    }
+
+    /// The text of one member's cell (`data-status`, `data-storage`, `data-quota`) on the admin page.
+    func cell(_ page: Browser.Page, _ member: String, _ name: String) -> String? {
+        captures(#"data-member="\#(member)\.home\.test">(?s:.*?)data-\#(name)>([^<]*)<"#, in: page.body).first
+    }
+
+    @Test("/admin is the owner's: a visitor is sent to sign in, a member is refused, the owner sees members with their storage")
+    func ownerOnly() async throws {
+        // setup
+        let live = try await LiveApp()
+
+        // act
+        let anonymous = try await Browser(base: live.base).get("/admin")
+        let jonas = try await signedIn(live, "jonas").get("/admin")
+        let maya = try await signedIn(live, "maya")
+        let page = try await maya.get("/admin")
+
+        // validate
+        #expect(anonymous.status == 302)
+        #expect(anonymous.location == "/login?next=/admin")
+        #expect(jonas.status == 403)
+        #expect(jonas.body.contains("Only the household’s owner"))
+        #expect(page.status == 200)
+        for member in ["maya", "jonas", "ines"] { #expect(page.body.contains(#"data-member="\#(member).home.test""#)) }
+        #expect(page.body.contains("@maya.home.test (owner)"))
+        #expect(page.body.contains(#"<a href="/admin/reports">Reports from members</a>"#))
+        let storage = try #require(cell(page, "maya", "storage"))
+        #expect(storage.hasSuffix("kB") || storage.hasSuffix("MB"), "maya's demo photos take room: \(storage)")
+        // Every form posts with the token, and there is no script to need.
+        let forms = page.body.components(separatedBy: "<form method=\"post\"").count - 1
+        #expect(forms > 6)
+        #expect(page.body.components(separatedBy: #"<input type="hidden" name="csrf" value=""#).count - 1 == forms)
+        #expect(!page.body.contains("<script src=\"/js/admin"))
+        await live.stop()
+    }
+
+    @Test("the owner disables, enables, sets a quota, removes with a warning, keeps, and a due removal deletes the member")
+    func changes() async throws {
+        // setup
+        let live = try await LiveApp()
+        let maya = try await signedIn(live, "maya")
+        let jonas = try await signedIn(live, "jonas")
+        let ines = try await signedIn(live, "ines")
+        let token = try csrf(try await maya.get("/admin"))
+        func post(_ fields: [(String, String)]) async throws -> Browser.Page {
+            try await maya.post("/admin", form: [("csrf", token)] + fields)
+        }
+
+        // act and validate: a form without the token changes nothing
+        let forged = try await maya.post("/admin", form: [("action", "disable"), ("member", "jonas.home.test")])
+        #expect(forged.status == 403)
+        #expect(try live.app.backend?.store.account("jonas.home.test")?.isDisabled == false)
+
+        // disable: jonas's browser session ends, and he can no longer sign in
+        let disabled = try await post([("action", "disable"), ("member", "jonas.home.test")])
+        #expect(disabled.status == 200)
+        #expect(disabled.body.contains("@jonas.home.test is disabled and signed out everywhere"))
+        #expect(cell(disabled, "jonas", "status") == "disabled")
+        #expect(try await jonas.get("/create").status == 302, "jonas's session ended")
+        #expect(try live.app.backend?.store.account("jonas.home.test")?.isDisabled == true)
+        #expect(try BackendAccountsProbe.canSignIn(live, "jonas.home.test") == false)
+        let enabled = try await post([("action", "enable"), ("member", "jonas")])
+        #expect(cell(enabled, "jonas", "status") == "active")
+        #expect(try BackendAccountsProbe.canSignIn(live, "jonas.home.test") == true)
+
+        // the owner cannot be disabled; an unknown name is named back
+        let owner = try await post([("action", "disable"), ("member", "maya.home.test")])
+        #expect(owner.status == 400)
+        #expect(owner.body.contains("owner cannot be disabled"))
+        let unknown = try await post([("action", "disable"), ("member", "zed")])
+        #expect(unknown.body.contains("There is no member zed.home.test"))
+
+        // a quota: shown in the same units it is refused in
+        let quota = try await post([("action", "quota"), ("member", "ines.home.test"), ("quota", "1K")])
+        #expect(cell(quota, "ines", "quota") == "1 kB")
+        let over = try await ines.postPhoto(try gradientJPEG(width: 300, height: 400), csrf: try await ines.createFormToken())
+        #expect(over.status == 413 || over.status == 400 || over.status == 507, "over the quota answered \(over.status)")
+        #expect(over.body.contains("storage quota of 1 kB"))
+        _ = try await post([("action", "quota"), ("member", "ines.home.test"), ("quota", "none")])
+
+        // removal needs its box ticked; then it is pending, and can be taken back
+        let unconfirmed = try await post([("action", "remove"), ("member", "ines.home.test")])
+        #expect(unconfirmed.status == 400)
+        #expect(unconfirmed.body.contains("Nothing was removed"))
+        let removed = try await post([("action", "remove"), ("member", "ines.home.test"), ("confirm", "yes")])
+        #expect(removed.body.contains("will be deleted, with every story and photo, on"))
+        #expect(cell(removed, "ines", "status")?.hasPrefix("removal pending: deleted on ") == true)
+        #expect(removed.body.contains("deletes every story, comment and photo they posted"))
+        let kept = try await post([("action", "restore"), ("member", "ines.home.test")])
+        #expect(cell(kept, "ines", "status") == "active")
+        #expect(kept.body.contains("Their removal is cancelled"))
+
+        // a removal that comes due deletes the account with its records at the next housekeeping
+        _ = try await post([("action", "remove"), ("member", "ines.home.test"), ("confirm", "yes")])
+        live.clock.advance(hours: 24 * 8)
+        await Maintenance.run(live.app, blobs: false)
+        let members = try #require(try live.app.front.administration?.members())
+        #expect(members.map(\.handle) == ["maya.home.test", "jonas.home.test"])
+        await live.stop()
+    }
+
+    @Test("grain-stories users list, disable, quota, reset-password and enable work on the data directory")
+    func commandLine() async throws {
+        // setup: an owner and a member made with `users add`
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString)").path
+        try ServerProcess.addUser("maya", password: "a household password", dataDirectory: data)
+        try ServerProcess.addUser("jonas", password: "jonas's password", dataDirectory: data)
+        let on = ["--data", data, "--key-dir", data + "-keys"]
+
+        // act
+        let disable = try ServerProcess.run(["users", "disable", "jonas"] + on)
+        let quota = try ServerProcess.run(["users", "quota", "jonas", "500M"] + on)
+        let list = try ServerProcess.run(["users", "list"] + on)
+        let owner = try ServerProcess.run(["users", "remove", "maya"] + on)
+        let resetDisabled = try ServerProcess.run(["users", "reset-password", "jonas"] + on)
+        let enable = try ServerProcess.run(["users", "enable", "jonas.home.test"] + on)
+        let reset = try ServerProcess.run(["users", "reset-password", "jonas"] + on)
+        let server = try await ServerProcess(dataDirectory: data)
+        defer { server.stop() }
+
+        // validate
+        #expect(disable.status == 0 && disable.output.contains("@jonas.home.test is disabled"), "\(disable.output)")
+        #expect(quota.status == 0 && quota.output.contains("a storage quota of 500000000 bytes"), "\(quota.output)")
+        let lines = list.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("HANDLE") && $0.contains("STORAGE") })
+        #expect(lines.contains { $0.hasPrefix("maya.home.test") && $0.contains("owner") && $0.contains("active") })
+        #expect(lines.contains { $0.hasPrefix("jonas.home.test") && $0.contains("disabled") && $0.contains("500000000") })
+        #expect(owner.status == 1 && owner.output.contains("owner cannot be disabled, removed"), "\(owner.output)")
+        #expect(resetDisabled.status == 1 && resetDisabled.output.contains("enable them first"), "\(resetDisabled.output)")
+        let password = try #require(captures(#"New password \(shown once\): (\S+)"#, in: reset.output).first, "\(reset.output)")
+        #expect(enable.status == 0)
+        let browser = Browser(base: server.base)
+        try await browser.signInThroughFront(handle: "jonas.home.test", password: password)
+        #expect(try await browser.get("/create").status == 200)
+    }
+}
+
+/// Whether the authorization server's directory lets an account sign in.
+enum BackendAccountsProbe {
+    static func canSignIn(_ live: LiveApp, _ handle: String) throws -> Bool {
+        let store = try #require(live.app.backend?.store)
+        return try BackendAccounts(store: store).account(handle: handle) != nil
+    }
+}
