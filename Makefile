@@ -7,9 +7,9 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
-	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev
+	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools caddy postgresql debootstrap systemd procps
+	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
 DEB_PACKAGES := dpkg-dev binutils
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
@@ -40,6 +40,10 @@ bench-fronts: deps bench-deps demo-photos release
 bench-imaging: deps bench-deps bench-python demo-photos release
 	bash Tests/Benchmarks/imaging.sh
 
+# The kiosk in headless Chromium over 2,000 slides: its JS heap and DOM nodes stay flat (SLIDES=, STORY_SECONDS=).
+bench-kiosk: deps test-deps test-python demo-photos release
+	bash Tests/Benchmarks/kiosk-soak.sh
+
 # Peak memory alone: 12 × 25 MB PNG and 50 × 6 MB JPEG uploads at once (Pillow makes the JPEG).
 bench-memory: deps bench-deps bench-python demo-photos release
 	bash Tests/Benchmarks/memory.sh
@@ -48,12 +52,12 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: deb deb-test bench-fronts places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: check-js bench-kiosk deb deb-test bench-fronts places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
 
-test: deps test-deps test-python demo-photos places-data format-check
+test: deps test-deps test-python demo-photos places-data format-check check-js
 	$(SWIFT) build --build-tests $(STRICT)
 	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
 	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
@@ -73,6 +77,12 @@ deb-test: deb test-deps
 	bash Tests/Packaging/install_test.sh $(DEB_DIR)/grain-stories_*.deb
 
 FUZZ_SECONDS ?= 20
+
+# The kiosk runs on the tablets people hang on walls, old iPads on Safari 12 and Android 7-era Chrome: its scripts
+# use no syntax newer than ES2019 (no optional chaining, no ??, no class fields), checked by Debian's node-acorn.
+KIOSK_SCRIPTS := Public/js/kiosk.js
+check-js: test-deps
+	@for f in $(KIOSK_SCRIPTS); do acorn --ecma2019 --silent $$f || { echo "$$f: syntax newer than ES2019"; exit 1; }; done
 
 # libFuzzer targets (Tests/Fuzz/README.md): replay the seeds and regressions, then fuzz each target briefly.
 fuzz: deps

@@ -35,6 +35,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Layers.
@@ -55,6 +56,8 @@ let package = Package(
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
+        // libqrencode, wrapped once: the kiosk's QR codes as SVG.
+        .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Outbound"], swiftSettings: strict),
@@ -74,7 +77,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units",
+                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode",
             ],
             swiftSettings: strict
         ),
@@ -102,6 +105,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
         .testTarget(
@@ -119,7 +123,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage", "Geo",
-                "TestSupport", "PostgresStorage",
+                "QRCode", "TestSupport", "PostgresStorage",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(

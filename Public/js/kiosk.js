@@ -1,5 +1,7 @@
 // The kiosk: every active story in a loop, for a screen on the wall. It re-reads the playlist every
 // minute, keeps the screen awake where the browser allows, and rides out the server going away.
+// It runs on old wall tablets (Safari 12, Android 7-era Chrome): ES2019 syntax only, checked by `make test`
+// with acorn --ecma2019 (no optional chaining, no ??, no class fields), and every newer API is optional.
 (() => {
   "use strict";
   const root = document.querySelector("[data-kiosk]");
@@ -15,6 +17,70 @@
   let lock = null;
   let started = false;
   let token = 0; // which show() is current: a refresh may replace the playlist while a photo decodes
+  let refreshTimer = null;
+  let asleep = false;
+  const DAY_MS = 24 * 3600 * 1000;
+  const night = parseNight(root.dataset.night);
+  const pairing = root.dataset.pair === "true";
+
+  // "22:00-07:00" as minutes after midnight; null when absent or malformed.
+  function parseNight(text) {
+    const m = /^(\d\d):(\d\d)-(\d\d):(\d\d)$/.exec(text || "");
+    if (!m) return null;
+    const start = Number(m[1]) * 60 + Number(m[2]);
+    const end = Number(m[3]) * 60 + Number(m[4]);
+    return start === end ? null : { start, end };
+  }
+
+  // Whether the tablet's own clock is inside the night, which may run across midnight.
+  function isNight(date) {
+    if (!night) return false;
+    const m = date.getHours() * 60 + date.getMinutes();
+    return night.start < night.end ? m >= night.start && m < night.end : m >= night.start || m < night.end;
+  }
+
+  // Milliseconds until the night ends (the next time the clock reads its end).
+  function untilMorning(date) {
+    const end = new Date(date.getTime());
+    end.setHours(Math.floor(night.end / 60), night.end % 60, 0, 0);
+    if (end.getTime() <= date.getTime()) end.setDate(end.getDate() + 1);
+    return end.getTime() - date.getTime();
+  }
+
+  // Night: the screen goes dark but for a dim clock, and nothing is fetched until morning, when the page
+  // reloads itself (a fresh playlist, and a fresh page for the day).
+  function sleep() {
+    asleep = true;
+    clearTimeout(timer);
+    clearTimeout(refreshTimer);
+    token += 1;
+    root.dataset.state = "night";
+    const old = root.querySelectorAll("img[data-story-item]");
+    for (let i = 0; i < old.length; i++) old[i].remove();
+    $("kiosk-backdrop").style.backgroundImage = "";
+    $("kiosk-clock").hidden = false;
+    startClock();
+    setTimeout(() => location.reload(), untilMorning(new Date()));
+  }
+
+  let clockTimer = null;
+  function startClock() {
+    tick();
+    if (!clockTimer) clockTimer = setInterval(tick, 10000);
+  }
+
+  function tick() {
+    const now = new Date();
+    const pad = (n) => (n < 10 ? "0" : "") + n;
+    $("kiosk-clock").textContent = pad(now.getHours()) + ":" + pad(now.getMinutes());
+  }
+
+  // A story past its 24 hours never shows, even while the network is away; memories are old on purpose.
+  function stale(slide) {
+    return !slide.memory && slide.item.createdAt && Date.now() - Date.parse(slide.item.createdAt) > DAY_MS;
+  }
+
+  const portrait = (slide) => slide && slide.item.height > slide.item.width;
 
   function ago(iso) {
     const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
@@ -35,12 +101,7 @@
   }
 
   // Shows slide `i` once its photo is ready; a photo that fails is skipped.
-  function show(i) {
-    clearTimeout(timer);
-    if (!slides.length) { empty(); timer = setTimeout(advance, duration); return; }
-    index = (i + slides.length) % slides.length;
-    const { item: slide, author } = slides[index];
-    const mine = ++token;
+  function photo(slide) {
     const img = new Image();
     img.className = "kiosk__photo";
     img.alt = slide.alt;
@@ -48,11 +109,42 @@
     img.height = slide.height;
     img.dataset.storyItem = slide.uri;
     img.src = slide.image;
+    return img;
+  }
+
+  function show(i) {
+    clearTimeout(timer);
+    if (isNight(new Date())) { sleep(); return; }
+    const live = slides.filter((s) => !stale(s));
+    if (!live.length) { empty(); timer = setTimeout(advance, duration); return; }
+    index = (i + slides.length) % slides.length;
+    while (stale(slides[index])) index = (index + 1) % slides.length;
+    const current = slides[index];
+    const { item: slide, author } = current;
+    // On a landscape screen two portrait stories share it, side by side.
+    const partnerIndex = (index + 1) % slides.length;
+    const partner = pairing && window.innerWidth > window.innerHeight && slides.length > 1 && partnerIndex !== index
+      && portrait(current) && portrait(slides[partnerIndex]) && !stale(slides[partnerIndex]) ? slides[partnerIndex] : null;
+    const mine = ++token;
+    const img = photo(slide);
+    const second = partner ? photo(partner.item) : null;
     const painted = () => {
       if (mine !== token) return;
-      const old = root.querySelector("img[data-story-item]");
-      if (old) old.replaceWith(img); else root.querySelector(".kiosk__stage").prepend(img);
+      const stage = root.querySelector(".kiosk__stage");
+      const old = root.querySelectorAll("img[data-story-item]");
+      for (let k = 0; k < old.length; k++) old[k].remove();
+      if (second) stage.prepend(second);
+      stage.prepend(img);
+      stage.classList.toggle("kiosk__stage--pair", !!second);
+      root.dataset.paired = second ? "true" : "false";
+      if (second) index = partnerIndex;
       $("kiosk-backdrop").style.backgroundImage = `url("${slide.image.replace(/"/g, "%22")}")`;
+      const memory = $("kiosk-memory");
+      memory.textContent = current.memory || "";
+      memory.hidden = !current.memory;
+      const qr = $("kiosk-qr");
+      qr.hidden = !current.qr;
+      if (current.qr) qr.querySelector("img").src = current.qr;
       $("kiosk-empty").hidden = true;
       $("kiosk-caption").hidden = false;
       $("kiosk-name").textContent = author.name;
@@ -72,7 +164,7 @@
       if (next) new Image().src = next.item.image;
       schedule();
     };
-    img.decode().then(painted, () => {
+    Promise.all([img.decode(), second ? second.decode() : null]).then(painted, () => {
       // The photo did not come: maybe the network is down. Try the next one a little later.
       if (mine !== token) return;
       root.dataset.online = "false";
@@ -89,6 +181,8 @@
 
   // The playlist: new stories join, expired ones leave; the current story keeps its place when it can.
   async function refresh() {
+    if (asleep) return;
+    if (isNight(new Date())) { sleep(); return; }
     try {
       const response = await fetch(root.dataset.src, { cache: "no-store" });
       if (!response.ok) throw new Error(String(response.status));
@@ -108,7 +202,7 @@
       root.dataset.online = "false";
       status("Offline — showing what is already here and trying again.");
     }
-    setTimeout(refresh, failures ? Math.min(refreshMs, 5000 * failures) : refreshMs);
+    if (!asleep) refreshTimer = setTimeout(refresh, failures ? Math.min(refreshMs, 5000 * failures) : refreshMs);
   }
 
   const pauseButton = $("pause");
@@ -159,6 +253,9 @@
     index = 0;
     root.dataset.state = "playing";
   }
-  wake();
-  refresh();
+  if (root.dataset.clock === "true") startClock();
+  // A page that runs for weeks starts fresh once a day.
+  setTimeout(() => location.reload(), DAY_MS);
+  if (isNight(new Date())) sleep();
+  else { wake(); refresh(); }
 })();

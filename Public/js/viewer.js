@@ -155,7 +155,7 @@
       const item = state.items[index];
       Object.assign(state, { index, elapsed: 0, last: null, loaded: false });
       const token = ++state.token;
-      const author = state.author;
+      const author = item.author || state.author;
       root.dataset.storyAuthor = author.did;
       root.setAttribute("aria-label", `Stories by ${author.name}`);
       el("author-name").textContent = author.name;

@@ -68,7 +68,8 @@ public struct Front: Sendable {
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), settings: settings,
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), memories: Memories(),
+                settings: settings,
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,

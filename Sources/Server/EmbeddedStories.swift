@@ -97,3 +97,9 @@ struct EmbeddedReader: StoryReading {
         return viewer
     }
 }
+
+extension EmbeddedReader: MemoryReading {
+    func stories(onMonthDays monthDays: [String], before cutoff: UTCTime) async throws(HatkError) -> [StoryView] {
+        try answer("memories") { try queries.stories(onMonthDays: monthDays, before: cutoff, viewer: viewer, imageBase: "").stories }
+    }
+}

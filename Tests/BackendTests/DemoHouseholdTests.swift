@@ -1,9 +1,10 @@
 import ATProto
-import Backend
 import Foundation
 import Lexicon
 import TestSupport
 import Testing
+
+@testable import Backend
 
 /// The demo photos come from `make demo-photos`; `make test` fetches them before running tests.
 let demoPhotos: String = {
@@ -65,5 +66,29 @@ struct DemoHouseholdTests {
         let again = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         #expect(again.isEmpty)
         #expect(try f.backend.store.accountCount() == 3)
+    }
+}
+
+struct DemoMemoriesTests {
+    @Test("the demo has archived stories from this date one and two years back, so On this day shows on first run")
+    func memoriesOnFirstRun() throws {
+        let f = try BackendFixture()
+        try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
+        let today = String(f.clock.now.iso8601.dropFirst(5).prefix(5))
+        let found = try f.backend.queries.stories(
+            onMonthDays: [today], before: f.clock.now.adding(seconds: -8 * 86_400), viewer: nil, imageBase: "")
+        let year = Int(f.clock.now.iso8601.prefix(4))!
+        #expect(found.stories.map { year - Int($0.createdAt.prefix(4))! } == [2, 1, 1])
+        #expect(found.stories.allSatisfy { $0.expired == true && $0.createdAt.dropFirst(5).hasPrefix(today) })
+        #expect(Set(found.stories.map(\.creator.handle)) == ["maya.home.test", "ines.home.test"])
+    }
+
+    @Test("a memory's date stays on this date in leap years and just after midnight")
+    func memoryDates() {
+        let leap = UTCTime(iso8601: "2028-02-29T10:00:00.000Z")!
+        #expect(DemoHousehold.yearsBefore(leap, 1).iso8601 == "2027-02-28T10:00:00.000Z")
+        let afterMidnight = UTCTime(iso8601: "2026-12-01T00:30:00.000Z")!
+        let shot = DemoHousehold.Shot(file: "x", hoursAgo: 2, yearsAgo: 2)
+        #expect(DemoHousehold.createdAt(shot, now: afterMidnight).iso8601 == "2024-12-01T00:00:00.000Z")
     }
 }

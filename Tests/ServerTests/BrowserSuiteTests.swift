@@ -69,6 +69,28 @@ struct BrowserSuiteTests {
     @Test("every viewer, strip and kiosk behaviour holds in Chromium on a desktop (1440×900)")
     func desktop() async throws { try await runSuite(width: 1440, height: 900) }
 
+    @Test("the home page's Today grid and On this day hold in Chromium on a wall screen (1920×1080)")
+    func homeOnAWallScreen() async throws {
+        let app = try await LiveApp(storySeconds: 2)
+        try await runSuite(on: app, width: 1920, height: 1080, classes: ["Home"])
+        await app.stop()
+    }
+
+    @Test("kiosk 2.0 (QR codes, settings, night on a fixed clock, memories, overlay and clock, portrait pairs) at 1440×900")
+    func kioskOptions() async throws {
+        let app = try await LiveApp(storySeconds: 2)
+        try await runSuite(on: app, width: 1440, height: 900, classes: ["KioskOptions"])
+        await app.stop()
+    }
+
+    @Test("Today and On this day (from getStoryArchive) hold against a remote hatk (390×844)")
+    func homeRemote() async throws {
+        let (upstream, front) = try await RemoteSocialTests.pair(storySeconds: 2)
+        try await runSuite(on: front, width: 390, height: 844, classes: ["Home"], remote: true)
+        await front.stop()
+        await upstream.stop()
+    }
+
     @Test("warnings, favourites, comments, reports, mute and block, activity and previews hold against a remote hatk (390×844)")
     func remote() async throws {
         // The front reads and writes over HTTP with DPoP; another grain-stories' embedded backend stands in for hatk.

@@ -57,28 +57,34 @@ extension StoryPages {
     }
 
     /// `GET /kiosk`: the lean-back display. Without scripts it still turns, by a timed refresh that only this
-    /// explicit kiosk page uses. Warned stories play only with `?warned=show`.
+    /// explicit kiosk page uses. Warned stories play only with `?warned=show`; the other options are
+    /// ``KioskOptions``.
     func kiosk(_ context: RequestContext) async throws -> Response {
-        let filter = KioskPage.authorFilter(context.query("authors"))
-        let showWarned = context.query("warned") == "show"
-        let slides = try await KioskPage.slides(
-            reader: context.reader, authors: filter, now: context.now, visibility: await visibility.filter(for: context),
-            showWarned: showWarned)
+        let options = KioskOptions(query: context.query)
+        let slides = try await kioskSlides(context, options)
         let model = KioskPage.model(
-            slides, index: Int(context.query("i") ?? "") ?? 0, authors: context.query("authors"),
-            refreshSeconds: Int(context.query("refresh") ?? ""), durationMs: settings.photoDurationMs, showWarned: showWarned)
+            slides, index: Int(context.query("i") ?? "") ?? 0, options: options, durationMs: settings.photoDurationMs)
         return try pages.render(
             "kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page",
             frameAncestors: settings.kioskFrameAncestors, context: context)
     }
 
-    /// `GET /api/kiosk`: every active story of every (or every listed) author, for the kiosk script.
+    /// `GET /api/kiosk`: every active story of every (or every listed) author, for the kiosk script; with
+    /// `memories=1`, a signed-in member's memories between them.
     func kioskData(_ context: RequestContext) async throws -> Response {
-        let filter = KioskPage.authorFilter(context.query("authors"))
-        let slides = try await KioskPage.slides(
-            reader: context.reader, authors: filter, now: context.now, visibility: await visibility.filter(for: context),
-            showWarned: context.query("warned") == "show")
-        return json(KioskPage.Playlist(slides: slides))
+        json(KioskPage.Playlist(slides: try await kioskSlides(context, KioskOptions(query: context.query))))
+    }
+
+    /// Today's slides, and the memories between them when asked for (never for a tablet nobody signed in on).
+    func kioskSlides(_ context: RequestContext, _ options: KioskOptions) async throws -> [KioskPage.Slide] {
+        let visibility = await visibility.filter(for: context)
+        let today = try await KioskPage.slides(
+            reader: context.reader, authors: KioskPage.authorFilter(options.authors), now: context.now, visibility: visibility,
+            showWarned: options.showWarned)
+        guard options.memories, context.viewer != nil else { return today }
+        let groups = await memoryGroups(context, visibility, authors: try await walk(context, visibility))
+        let memories = KioskPage.memorySlides(groups, now: context.now, visibility: visibility, showWarned: options.showWarned)
+        return KioskPage.interleave(today, memories: memories)
     }
 
     func json<T: Encodable>(_ value: T) -> Response {

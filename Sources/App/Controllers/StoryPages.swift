@@ -9,21 +9,28 @@ struct StoryPages: Sendable {
     let seen: SeenKeeper
     let visibility: Visibility
     let previews: PreviewImages
+    /// "On this day" for signed-in members.
+    let memories: Memories
     let settings: FrontSettings
     /// Only asked whether the household still needs its owner (the first-run page).
     let household: (any HouseholdDirectory)?
     let errors: FrontErrors
 
-    /// `/`: the strip.
+    /// `/`: the strip, and below it "Today", every story of the strip's authors as a grid.
     func home(_ context: RequestContext) async throws -> Response {
         // A fresh household without any account starts at the first-run page.
         if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
         let filter = await visibility.filter(for: context)
         let authors = try await walk(context, filter)
-        let model = HomePage.model(
-            authors, seen: try seen.state(for: context.viewer), viewer: context.viewer,
+        let seenState = try seen.state(for: context.viewer)
+        var model = HomePage.model(
+            authors, seen: seenState, viewer: context.viewer,
             csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs,
             chrome: await chrome(context))
+        let stories = try await ActiveStories.of(authors, reader: context.reader)
+        model.today = TodayGrid.tiles(stories, filter: filter, seen: seenState, now: context.now)
+        model.memories = MemoriesPage.model(
+            await memoryGroups(context, filter, authors: authors), filter: filter, now: context.now)
         return try pages.render("home", title: "Stories", model: model, scripts: Self.viewerScripts, context: context)
     }
 

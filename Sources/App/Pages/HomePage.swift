@@ -17,6 +17,10 @@ enum HomePage {
     struct Model: Encodable, Equatable {
         var you: YourStory
         var authors: [AuthorTile]
+        /// Every story of the strip's authors, newest first.
+        var today: [TodayGrid.Tile] = []
+        /// "On this day", for signed-in members with memories.
+        var memories: MemoriesPage.Model?
         var signedIn: Bool
         var durationMs: Int
         var shell: StoryPage.Model

@@ -9,6 +9,10 @@ enum KioskPage {
     struct Slide: Encodable, Equatable {
         var item: StoryItem
         var author: AuthorTile
+        /// The QR code of the story's permalink ("open it on your phone").
+        var qr: String
+        /// Set for a memory ("1 year ago"): it plays whatever its age, never dropped as expired.
+        var memory: String?
     }
 
     /// `/api/kiosk`'s answer.
@@ -20,6 +24,11 @@ enum KioskPage {
         var slide: Slide?
         var position: String
         var dataHref: String
+        /// `22:00-07:00`, or empty: the script's night schedule, in the tablet's own time.
+        var night: String
+        var clock: Bool
+        var overlay: Bool
+        var pair: Bool
         /// The no-script fallback's next page, reached by a timed refresh.
         var nextHref: String
         var refreshMs: Int
@@ -48,15 +57,7 @@ enum KioskPage {
             filter.map { $0.contains(author.profile.handle.lowercased()) || $0.contains(author.profile.did.lowercased()) }
                 ?? true
         }
-        let perAuthor = try await withThrowingTaskGroup(of: (Int, [StoryView]).self) { group in
-            for (i, author) in authors.enumerated() {
-                guard let did = DID.parse(author.profile.did) else { continue }
-                group.addTask { (i, try await reader.stories(of: did)) }
-            }
-            var result = [[StoryView]](repeating: [], count: authors.count)
-            for try await (i, stories) in group { result[i] = stories }
-            return result
-        }
+        let perAuthor = try await ActiveStories.of(authors, reader: reader)
         return perAuthor.flatMap { all in
             let stories = visibility.visible(all).filter { story in
                 switch visibility.decision(story).action {
@@ -65,27 +66,60 @@ enum KioskPage {
                 }
             }
             return stories.enumerated().map { i, story in
-                Slide(
-                    item: StoryItem(
-                        story, index: i, count: stories.count, href: "", seen: false, mine: false, now: now,
-                        decision: visibility.decision(story), revealed: showWarned),
-                    author: AuthorTile(profile: story.creator, storyCount: stories.count, href: ""))
+                slide(story, index: i, count: stories.count, now: now, visibility: visibility, showWarned: showWarned)
             }
         }
     }
 
-    static func model(
-        _ slides: [Slide], index: Int, authors: String?, refreshSeconds: Int?, durationMs: Int, showWarned: Bool = false
-    ) -> Model {
-        let refresh = min(3600, max(2, refreshSeconds ?? defaultRefreshSeconds))
+    static func slide(
+        _ story: StoryView, index: Int, count: Int, now: UTCTime, visibility: StoryFilter, showWarned: Bool, memory: String? = nil
+    ) -> Slide {
+        var item = StoryItem(
+            story, index: index, count: count, href: "", seen: false, mine: false, now: now, decision: visibility.decision(story),
+            revealed: showWarned)
+        item.memory = memory
+        return Slide(
+            item: item, author: AuthorTile(profile: story.creator, storyCount: count, href: ""),
+            qr: SiteURL.storyQR(did: story.creator.did, rkey: story.rkey).path, memory: memory)
+    }
+
+    /// A member's memories as slides (warned ones only when the kiosk opts in), oldest year last.
+    static func memorySlides(_ groups: [Memories.Group], now: UTCTime, visibility: StoryFilter, showWarned: Bool) -> [Slide] {
+        groups.flatMap { group in
+            group.stories.filter { story in
+                switch visibility.decision(story).action {
+                case .warnMedia, .warnContent: showWarned
+                default: true
+                }
+            }.enumerated().map { i, story in
+                slide(story, index: i, count: group.stories.count, now: now, visibility: visibility, showWarned: showWarned, memory: group.label)
+            }
+        }
+    }
+
+    /// Memories spread evenly between today's stories (all of them when there is nothing from today).
+    static func interleave(_ today: [Slide], memories: [Slide]) -> [Slide] {
+        guard !today.isEmpty, !memories.isEmpty else { return today + memories }
+        let step = max(1, today.count / memories.count)
+        var result: [Slide] = []
+        var left = memories[...]
+        for (i, slide) in today.enumerated() {
+            result.append(slide)
+            if (i + 1) % step == 0, let memory = left.popFirst() { result.append(memory) }
+        }
+        return result + left
+    }
+
+    static func model(_ slides: [Slide], index: Int, options: KioskOptions, durationMs: Int) -> Model {
+        let refresh = min(3600, max(2, options.refreshSeconds ?? defaultRefreshSeconds))
         let current = slides.isEmpty ? 0 : ((index % slides.count) + slides.count) % slides.count
-        let filter: (String, String?) = ("authors", authors.flatMap { $0.isEmpty ? nil : $0 })
-        let warned: (String, String?) = ("warned", showWarned ? "show" : nil)
+        let playlist = options.items.filter { ["authors", "warned", "memories"].contains($0.0) }
         return Model(
             slide: slides.isEmpty ? nil : slides[current],
             position: slides.isEmpty ? "" : "\(current + 1) of \(slides.count)",
-            dataHref: SiteURL.kioskData.with([filter, warned]),
-            nextHref: SiteURL.kiosk.with([filter, ("i", String(current + 1)), ("refresh", refreshSeconds.map(String.init)), warned]),
+            dataHref: SiteURL.kioskData.with(playlist), night: options.night?.description ?? "", clock: options.clock,
+            overlay: options.overlay, pair: options.pair,
+            nextHref: SiteURL.kiosk.with(options.items + [("i", String(current + 1))]),
             refreshMs: refresh * 1000, durationMs: durationMs, durationSeconds: max(1, durationMs / 1000))
     }
 }

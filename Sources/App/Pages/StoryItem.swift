@@ -53,6 +53,10 @@ struct StoryItem: Encodable, Equatable {
     /// Reporting this story, and its author.
     var reportHref: String
     var reportAuthorHref: String
+    /// A memory's "1 year ago", shown beside its time.
+    var memory: String?
+    /// Set where one list mixes authors (a year of memories): whose story this is.
+    var author: AuthorTile?
 
     init(
         _ story: StoryView, index: Int, count: Int, href: String, seen: Bool, mine: Bool, now: UTCTime,

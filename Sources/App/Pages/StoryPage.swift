@@ -102,16 +102,18 @@ public enum StoryPage {
     }
 
     /// - Parameter stories: visible stories only.
+    /// - Parameter link: each story's address in this list (by default its permalink, carrying where Close leads).
     static func model(
         _ stories: [StoryView], index: Int, authors: [String], close: String, seen: SeenState, viewer: String?,
-        durationMs: Int, now: UTCTime, filter: StoryFilter = .anonymous, revealed: Bool = false
+        durationMs: Int, now: UTCTime, filter: StoryFilter = .anonymous, revealed: Bool = false,
+        link: ((Int, StoryView) -> String)? = nil
     ) -> Model {
         let from = close == SiteURL.home.path ? nil : close
         let carry = SiteURL.localPath(from)
         let items = stories.enumerated().map { i, story in
             StoryItem(
                 story, index: i, count: stories.count,
-                href: SiteURL.story(did: story.creator.did, rkey: story.rkey).with([("from", carry)]),
+                href: link?(i, story) ?? SiteURL.story(did: story.creator.did, rkey: story.rkey).with([("from", carry)]),
                 seen: seen.hasSeen(story), mine: viewer == story.creator.did, now: now, decision: filter.decision(story),
                 revealed: revealed && i == index)
         }

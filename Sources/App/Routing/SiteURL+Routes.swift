@@ -6,7 +6,7 @@ extension SiteURL {
             authCallback, clientMetadata
         case deleteStory, storiesData, seen, kiosk, kioskData, welcome, invite, join
         case favorite, comments, deleteComment, commentsData, storyPreview, storyBlurred, report, mute, block, muted, activity
-        case adminReports, admin
+        case adminReports, admin, memories, kioskSettings, kioskQR, storyQR
     }
 
     var kind: Kind {
@@ -48,6 +48,10 @@ extension SiteURL {
         case .activity: .activity
         case .adminReports: .adminReports
         case .admin: .admin
+        case .memories: .memories
+        case .kioskSettings: .kioskSettings
+        case .kioskQR: .kioskQR
+        case .storyQR: .storyQR
         }
     }
 }
@@ -93,6 +97,10 @@ extension SiteURL.Kind {
         case .activity: "/activity"
         case .adminReports: "/admin/reports"
         case .admin: "/admin"
+        case .memories: "/memories/:years"
+        case .kioskSettings: "/kiosk/settings"
+        case .kioskQR: "/kiosk/qr.svg"
+        case .storyQR: "/profile/:did/story/:rkey/qr.svg"
         }
     }
 
@@ -136,6 +144,10 @@ extension SiteURL.Kind {
         case .activity: .activity
         case .adminReports: .adminReports
         case .admin: .admin
+        case .memories: .memories(years: 1)
+        case .kioskSettings: .kioskSettings
+        case .kioskQR: .kioskQR
+        case .storyQR: .storyQR(did: "did:plc:abc", rkey: "3kxyz")
         }
     }
 }

@@ -68,6 +68,14 @@ public enum SiteURL: Sendable, Equatable {
     case adminReports
     /// The owner's administration of members and invitations.
     case admin
+    /// The kiosk's settings page: builds a kiosk address and shows its QR code.
+    case kioskSettings
+    /// The QR code (SVG) of a kiosk address built from the query's options.
+    case kioskQR
+    /// The QR code (SVG) of a story's permalink, for the kiosk's "open it on your phone".
+    case storyQR(did: String, rkey: String)
+    /// "On this day": one year's memories in the viewer (`?i=` the story), for signed-in members only.
+    case memories(years: Int)
 
     /// The path, with each dynamic segment percent-encoded.
     public var path: String {
@@ -109,6 +117,10 @@ public enum SiteURL: Sendable, Equatable {
         case .activity: return "/activity"
         case .adminReports: return "/admin/reports"
         case .admin: return "/admin"
+        case .memories(let years): return "/memories/" + String(years)
+        case .kioskSettings: return "/kiosk/settings"
+        case .kioskQR: return "/kiosk/qr.svg"
+        case .storyQR(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/qr.svg"
         }
     }
 

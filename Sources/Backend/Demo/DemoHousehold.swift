@@ -3,8 +3,9 @@ import Foundation
 import Imaging
 import Lexicon
 
-/// Seeds an empty backend with a small household: three members (the first, maya, its owner) with avatars and a day of stories
-/// made from real photographs, so that `grain-stories serve --demo` shows something true to life.
+/// Seeds an empty backend with a small household: three members (the first, maya, its owner) with avatars, stories
+/// spread over the last day and a few archived ones from this date in earlier years, made from real photographs, so
+/// that `grain-stories serve --demo` shows something true to life (the strip, "Today", "On this day").
 public enum DemoHousehold {
     /// One photograph to publish, optionally cropped (fractions of the source) to vary aspect ratios.
     struct Shot {
@@ -12,6 +13,9 @@ public enum DemoHousehold {
         var crop: (x: Double, y: Double, width: Double, height: Double)? = nil
         var hoursAgo: Double
         var place: Place? = nil
+        /// Set for an archived story from this calendar date `yearsAgo` years back (then `hoursAgo` moves it within
+        /// that day): what "On this day" shows on first run.
+        var yearsAgo = 0
     }
 
     /// A place a demo story was taken; the H3 cells are resolution 10, computed with Uber's h3 4.x.
@@ -45,8 +49,11 @@ public enum DemoHousehold {
             shots: [
                 Shot(file: "rocket.jpg", hoursAgo: 22.5, place: liberty),
                 Shot(file: "astronaut.png", crop: (0.05, 0.0, 0.75, 1.0), hoursAgo: 9),
-                Shot(file: "hubble_deep_field.jpg", hoursAgo: 3.2),
+                // Portrait, after the astronaut: the kiosk pairs the two on a landscape screen.
+                Shot(file: "hubble_deep_field.jpg", crop: (0.3, 0.0, 0.45, 1.0), hoursAgo: 3.2),
                 Shot(file: "coffee.png", crop: (0.25, 0.0, 0.40, 1.0), hoursAgo: 0.6, place: lisbon),
+                Shot(file: "chelsea.png", crop: (0.0, 0.0, 0.6, 1.0), hoursAgo: 2, place: sintra, yearsAgo: 1),
+                Shot(file: "rocket.jpg", crop: (0.0, 0.1, 1.0, 0.6), hoursAgo: 1, yearsAgo: 1),
             ]),
         Member(
             name: "jonas", displayName: "Jonas Weber",
@@ -63,6 +70,7 @@ public enum DemoHousehold {
             shots: [
                 Shot(file: "chelsea.png", hoursAgo: 11, place: sintra),
                 Shot(file: "hubble_deep_field.jpg", crop: (0.0, 0.3, 1.0, 0.5), hoursAgo: 2.1),
+                Shot(file: "astronaut.png", crop: (0.1, 0.0, 0.6, 1.0), hoursAgo: 3, place: liberty, yearsAgo: 2),
             ]),
     ]
 
@@ -122,7 +130,7 @@ public enum DemoHousehold {
             did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile),
             now: now)
         for shot in member.shots {
-            let created = now.adding(seconds: -shot.hoursAgo * 3600)
+            let created = createdAt(shot, now: now)
             let photo = try publish(shot, from: photos, maxEdge: 2000, for: account.did, in: backend, now: now)
             var record = StoryRecord(
                 media: photo.ref, aspectRatio: AspectRatio(width: photo.width, height: photo.height),
@@ -135,6 +143,24 @@ public enum DemoHousehold {
                 did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
         }
         return account
+    }
+
+    /// When a shot was taken: `hoursAgo` before now, or for a memory on this date `yearsAgo` years back, kept on that
+    /// date however early in the day it is now.
+    static func createdAt(_ shot: Shot, now: UTCTime) -> UTCTime {
+        let moment = yearsBefore(now, shot.yearsAgo).adding(seconds: -shot.hoursAgo * 3600)
+        guard shot.yearsAgo > 0, let dayStart = UTCTime(iso8601: yearsBefore(now, shot.yearsAgo).iso8601.prefix(10) + "T00:00:00.000Z")
+        else { return moment }
+        return dayStart < moment ? moment : dayStart
+    }
+
+    /// The same UTC date and time `years` earlier (29 February becomes the 28th), never by counting days, which leap
+    /// years would move off the date.
+    static func yearsBefore(_ now: UTCTime, _ years: Int) -> UTCTime {
+        guard years > 0, let year = Int(now.iso8601.prefix(4)) else { return now }
+        var rest = String(now.iso8601.dropFirst(4))
+        if rest.hasPrefix("-02-29") { rest = "-02-28" + rest.dropFirst(6) }
+        return UTCTime(iso8601: String(format: "%04d", year - years) + rest) ?? now
     }
 
     /// Decodes, crops, fits and re-encodes a photo as JPEG, then stores it as a blob of `did`.

@@ -13,6 +13,10 @@ final class FakeStories: StorySource, StoryReading {
     struct Content {
         var authors: [StoryAuthor] = []
         var stories: [String: [StoryView]] = [:]
+        /// Expired stories by author DID, oldest first: in the archive and by URI, never in `getStories`.
+        var archived: [String: [StoryView]] = [:]
+        /// How many `getStoryArchive` pages were asked for.
+        var archiveReads = 0
         var profiles: [String: ProfileViewDetailed] = [:]
         /// The viewer DIDs readers were made for, in order.
         var viewers: [String?] = []
@@ -75,6 +79,24 @@ final class FakeStories: StorySource, StoryReading {
             guard var stories = content.stories[did.rawValue], stories.indices.contains(index) else { return }
             change(&stories[index])
             content.stories[did.rawValue] = stories
+        }
+    }
+
+    /// Adds an expired story by an author `addAuthor` made, created at `createdAt`; returns it.
+    @discardableResult
+    func addArchived(_ did: DID, createdAt: String) -> StoryView {
+        content.withLock { content in
+            let profile = content.authors.first { $0.profile.did == did.rawValue }!.profile
+            let n = content.archived[did.rawValue, default: []].count
+            let rkey = "3karc\(n)\(profile.handle.prefix(2))aaaa"
+            var story = StoryView(
+                uri: "at://\(did.rawValue)/social.grain.story/\(rkey)", cid: "bafyarc\(n)", creator: profile,
+                thumb: "/img/feed_thumbnail/\(did.rawValue)/arc\(n)", fullsize: "/img/feed_fullsize/\(did.rawValue)/arc\(n)",
+                aspectRatio: AspectRatio(width: 4, height: 3), createdAt: createdAt)
+            story.expired = true
+            content.archived[did.rawValue, default: []].append(story)
+            content.archived[did.rawValue]!.sort { $0.createdAt < $1.createdAt }
+            return story
         }
     }
 
@@ -154,13 +176,19 @@ final class FakeStories: StorySource, StoryReading {
         func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
             try check("getStory")
             return fake.content.withLock { content in
-                content.stories[uri.authority]?.first { $0.uri == uri.description }.map { viewed($0, content) }
+                ((content.archived[uri.authority] ?? []) + (content.stories[uri.authority] ?? [])).first { $0.uri == uri.description }
+                    .map { viewed($0, content) }
             }
         }
 
         func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
             try check("getStoryArchive")
-            return StoriesOutput(stories: fake.content.withLock { Array(($0.stories[actor.rawValue] ?? []).reversed().prefix(limit)) })
+            return StoriesOutput(
+                stories: fake.content.withLock { content in
+                    content.archiveReads += 1
+                    let all = (content.archived[actor.rawValue] ?? []) + (content.stories[actor.rawValue] ?? [])
+                    return Array(all.reversed().prefix(limit))
+                })
         }
 
         func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {

@@ -665,6 +665,51 @@ class Viewer(Base):
         wait(lambda: d.execute_script("return location.pathname") == "/", 5, "closed to home")
 
 
+class Home(Base):
+    """The home page below the strip: "Today" for everyone, "On this day" for signed-in members (the server's
+    clock stands still, so the demo's memories from this date one and two years back are always there)."""
+
+    def test_30_today_grid_works_without_javascript(self):
+        d = self.open("/", js=False)
+        tiles = d.find_elements(By.CSS_SELECTOR, "[data-today] a[data-today-item]")
+        self.assertEqual(len(tiles), 9, "every live story of the demo household")
+        times = [t.find_element(By.CSS_SELECTOR, "time").get_attribute("datetime") for t in tiles]
+        self.assertEqual(times, sorted(times, reverse=True), "newest first")
+        self.assertFalse(d.find_elements(By.CSS_SELECTOR, "[data-memories]"), "no memories for anonymous visitors")
+        third = tiles[2].get_attribute("data-today-item")
+        tiles[2].click()
+        self.assertRegex(d.current_url, r"/profile/did:[^/]+/story/[a-z0-9]+$")
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "img[data-story-item]").get_attribute("data-story-item"), third)
+        d.find_element(By.CSS_SELECTOR, "a[data-nav-close]").click()
+        self.assertEqual(urllib.parse.urlparse(d.current_url).path, "/")
+
+    def test_31_today_tiles_fill_the_screen_and_open_the_viewer(self):
+        d = self.open("/")
+        grid = d.find_element(By.CSS_SELECTOR, "[data-today] .today__grid")
+        columns = d.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns.split(' ').length", grid)
+        width = d.execute_script("return window.innerWidth")
+        self.assertGreaterEqual(columns, 2 if width < 600 else 5, f"{columns} columns at {width} px")
+        tile = d.find_elements(By.CSS_SELECTOR, "[data-today] a[data-today-item]")[0]
+        uri = tile.get_attribute("data-today-item")
+        tile.click()
+        wait(lambda: d.find_elements(By.CSS_SELECTOR, f'[data-viewer] img[data-story-item="{uri}"]'), message="the viewer at that story")
+
+    def test_32_memories_for_a_signed_in_member_play_one_year_then_close(self):
+        d = self.open("/")
+        self.sign_in(d, "jonas.home.test")
+        years = [h.text for h in d.find_elements(By.CSS_SELECTOR, "[data-memories] [data-memory-year]")]
+        self.assertEqual(years, ["1 year ago", "2 years ago"])
+        first = d.find_element(By.CSS_SELECTOR, "[data-memories] a[data-memory-item]")
+        first.click()
+        wait(lambda: (s := self.state(d)) and s["state"] == "playing", message="the memories viewer plays")
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-time]").text, "1 year ago")
+        self.assertRegex(d.find_element(By.CSS_SELECTOR, "[data-position]").text, r"^Memory 1 of 2")
+        wait(lambda: "Memory 2 of 2" in d.find_element(By.CSS_SELECTOR, "[data-position]").text, 10, "the second memory")
+        # The year's last memory ends the viewer: home, not two years ago.
+        wait(lambda: urllib.parse.urlparse(d.current_url).path == "/" and not d.find_elements(By.CSS_SELECTOR, "[data-viewer]"),
+             10, "home after the year's memories")
+
+
 class Kiosk(Base):
     def kiosk_state(self, d):
         return d.execute_script("const k = document.querySelector('[data-kiosk]'); const i = k.querySelector('img[data-story-item]');"
@@ -737,6 +782,149 @@ class Kiosk(Base):
             self.assertNotIn(oldest, playlist())
         finally:
             control("/advance?hours=-2")
+
+
+FIXED_CLOCK_JS = """
+(() => {
+  // The page's clock reads %d ms since the epoch when first loaded, then runs on, across reloads.
+  const fixed = %d, RealDate = Date;
+  let start = 0;
+  try {
+    start = Number(sessionStorage.getItem("__clockStart")) || 0;
+    if (!start) { start = RealDate.now(); sessionStorage.setItem("__clockStart", String(start)); }
+  } catch (e) { start = RealDate.now(); }
+  const offset = fixed - start;
+  class FixedDate extends RealDate {
+    constructor(...args) { if (args.length) super(...args); else super(RealDate.now() + offset); }
+    static now() { return RealDate.now() + offset; }
+  }
+  window.Date = FixedDate;
+})();
+"""
+
+
+def zbar(png):
+    """What Debian's zbarimg reads from a PNG screenshot (zbar-tools, installed by the Makefile)."""
+    import subprocess
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".png") as f:
+        f.write(png)
+        f.flush()
+        out = subprocess.run(["zbarimg", "--raw", "--quiet", "-Sdisable", "-Sqrcode.enable", f.name],
+                             capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+class KioskOptions(Base):
+    """Kiosk 2.0: QR codes, the settings page, the night schedule on a fixed clock, memories in the loop, the
+    overlay and clock options, and two portrait photos side by side on a landscape screen."""
+
+    def kiosk(self, d):
+        return d.execute_script(
+            "const k = document.querySelector('[data-kiosk]'); const i = [...k.querySelectorAll('img[data-story-item]')];"
+            "const m = k.querySelector('[data-kiosk-memory]');"
+            "return {state: k.dataset.state, items: i.map(x => x.dataset.storyItem), paired: k.dataset.paired || null,"
+            " memory: m && !m.hidden ? m.textContent : null, clock: k.querySelector('[data-kiosk-clock]').textContent,"
+            " fetches: performance.getEntriesByType('resource').filter(e => e.name.indexOf('/api/kiosk') >= 0).length,"
+            " requests: performance.getEntriesByType('resource').length};")
+
+    def at(self, d, hour, minute, second=0):
+        """Fixes the browser's clock (UTC) at today's hour:minute:second for every page it loads from now on."""
+        import datetime
+        now = datetime.datetime.now(datetime.timezone.utc)
+        fixed = now.replace(hour=hour, minute=minute, second=second, microsecond=0)
+        ms = int(fixed.timestamp() * 1000)
+        d.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FIXED_CLOCK_JS % (ms, ms)})
+
+    def blank(self):
+        d = browser()
+        self.drivers.append(d)
+        return d
+
+    def test_60_each_story_carries_a_qr_code_that_decodes_to_its_permalink(self):
+        d = self.open("/kiosk?pair=0")
+        wait(lambda: self.kiosk(d)["state"] == "playing", 8, "playing")
+        uri = self.kiosk(d)["items"][0]
+        # Shown larger for the decoder; on the wall it sits small in a corner.
+        qr = d.find_element(By.CSS_SELECTOR, "[data-kiosk-qr] img")
+        d.execute_script("arguments[0].style.width = '360px'; document.querySelector('[data-pause]').click();", qr)
+        wait(lambda: self.kiosk(d)["state"] == "paused", 3, "paused")
+        uri = self.kiosk(d)["items"][0]
+        _, _, did, _, rkey = uri.split("/")
+        wait(lambda: qr.get_attribute("src").endswith(f"/profile/{did}/story/{rkey}/qr.svg"), 3, "this story's code")
+        time.sleep(0.3)
+        self.assertEqual(zbar(qr.screenshot_as_png), f"{BASE}/profile/{did}/story/{rkey}")
+
+    def test_61_settings_page_builds_the_address_and_its_qr_code(self):
+        # The page has no script of its own; the test's script only fills the time fields.
+        d = self.open("/kiosk/settings")
+        self.assertFalse(d.find_elements(By.CSS_SELECTOR, "script[src]"))
+        d.find_element(By.CSS_SELECTOR, "input[name=memories]").click()
+        d.find_element(By.CSS_SELECTOR, "input[name=clock]").click()
+        d.execute_script("document.getElementById('night_start').value = '22:00'; document.getElementById('night_end').value = '07:00';")
+        d.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        address = d.find_element(By.CSS_SELECTOR, "[data-kiosk-address]")
+        self.assertEqual(address.text, f"{BASE}/kiosk?memories=1&night=22:00-07:00&clock=1")
+        self.assertEqual(zbar(d.find_element(By.CSS_SELECTOR, "[data-kiosk-qr]").screenshot_as_png), address.text)
+        address.click()
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "[data-kiosk]").get_attribute("data-night"), "22:00-07:00")
+
+    def test_62_night_schedule_goes_dark_and_asks_for_nothing_until_morning(self):
+        d = self.blank()
+        self.at(d, 23, 0)
+        d.get(BASE + "/kiosk?night=22:00-07:00&refresh=2")
+        wait(lambda: self.kiosk(d)["state"] == "night", 5, "night")
+        k = self.kiosk(d)
+        self.assertEqual(k["clock"], "23:00", "a dim clock, no date")
+        self.assertEqual(k["items"], [], "no photo on the screen")
+        self.assertEqual(k["fetches"], 0, "no playlist read at night")
+        before = k["requests"]
+        time.sleep(5)  # refresh=2 would have read the playlist twice by now
+        self.assertEqual(self.kiosk(d)["requests"], before, "no request at all during the night")
+        # Just before morning: at 07:00 the kiosk wakes (a fresh page) and plays.
+        m = self.blank()
+        self.at(m, 6, 59, 56)
+        m.get(BASE + "/kiosk?night=22:00-07:00")
+        wait(lambda: self.kiosk(m)["state"] == "night", 5, "still night")
+        wait(lambda: self.kiosk(m)["state"] == "playing" and self.kiosk(m)["fetches"] >= 1, 15, "morning, and the playlist read")
+
+    def test_63_memories_play_between_todays_stories_for_a_signed_in_tablet(self):
+        d = self.open("/")
+        self.sign_in(d, "jonas.home.test")
+        d.get(BASE + "/kiosk?memories=1&pair=0")
+        memories = set()
+        wait(lambda: (k := self.kiosk(d)) and (k["memory"] and memories.add((k["memory"], k["items"][0])) or len(memories) >= 2),
+             14 * D + 10, "two memories in the loop")
+        self.assertEqual({label for label, _ in memories} - {"1 year ago", "2 years ago"}, set())
+        anonymous = self.open("/kiosk?memories=1")
+        slides = anonymous.execute_script("return fetch('/api/kiosk?memories=1').then(r => r.json())")["slides"]
+        self.assertFalse([s for s in slides if s.get("memory")], "no memories for a tablet nobody signed in on")
+
+    def test_64_overlay_off_and_a_clock_without_the_date(self):
+        d = self.open("/kiosk?overlay=0&clock=1")
+        wait(lambda: self.kiosk(d)["state"] == "playing", 8, "playing")
+        self.assertFalse(d.find_element(By.CSS_SELECTOR, "[data-kiosk-caption]").is_displayed())
+        self.assertRegex(self.kiosk(d)["clock"], r"^\d\d:\d\d$")
+        shown = self.open("/kiosk")
+        wait(lambda: self.kiosk(shown)["state"] == "playing", 8, "playing")
+        self.assertTrue(shown.find_element(By.CSS_SELECTOR, "[data-kiosk-caption]").is_displayed())
+        self.assertFalse(shown.find_element(By.CSS_SELECTOR, "[data-kiosk-clock]").is_displayed())
+
+    def test_65_two_portrait_photos_side_by_side_on_a_landscape_screen(self):
+        d = self.open("/kiosk?authors=maya.home.test")
+        if WIDTH <= HEIGHT:
+            time.sleep(3 * D)
+            self.assertNotEqual(self.kiosk(d)["paired"], "true", "a portrait screen shows one photo at a time")
+            return
+        wait(lambda: self.kiosk(d)["paired"] == "true", 6 * D + 6, "a pair")
+        rects = d.execute_script("return [...document.querySelectorAll('[data-kiosk] img[data-story-item]')]"
+                                 ".map(i => { const r = i.getBoundingClientRect(); return [r.left, r.right, r.height]; })")
+        self.assertEqual(len(rects), 2)
+        self.assertLessEqual(rects[0][1], rects[1][0] + 1, "side by side")
+        self.assertGreater(min(rects[0][2], rects[1][2]), HEIGHT * 0.6, "each nearly the screen's height")
+        self.assertIn("blur", d.execute_script(
+            "return getComputedStyle(document.querySelector('[data-kiosk-backdrop]')).filter"), "letterboxing filled with a blurred copy")
 
 
 PHOTO_JS = """
