@@ -145,6 +145,7 @@ public final class Application: Sendable {
         settings.imageWorkers = configuration.imageWorkers
         settings.imageQueue = configuration.imageQueue
         settings.uploadsPerMinute = configuration.uploadsPerMinute
+        settings.signInsPerMinute = configuration.signInsPerMinute
         settings.canonicalOrigin = configuration.canonicalOrigin
         // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
         settings.canCrossPost = configuration.appview != nil

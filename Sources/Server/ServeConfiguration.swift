@@ -77,6 +77,9 @@ public struct ServeConfiguration: Sendable {
     public var behindTLSProxy = false
     /// Photos one client address may post per minute; past it the form answers 429 with Retry-After.
     public var uploadsPerMinute = 30
+    /// Sign-ins one client address may start per minute on the front (`/login`); tests that sign in many browsers
+    /// from one address raise it.
+    public var signInsPerMinute = 20
     /// Photos processed at once: one per core, since the work is all CPU.
     public var imageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Photos waiting for a worker; past that an upload answers 503 with Retry-After instead of queueing.

@@ -31,6 +31,8 @@ if [ ! -s "$TARBALL" ]; then
   echo "making a Debian 12 root with debootstrap (first run only; cached as $TARBALL)"
   mkdir -p "$CACHE"
   build=$(mktemp -d "$CACHE/root.XXXXXX")
+  # mktemp makes 0700 folders; a root directory must be 0755 or no user but root can reach anything in it.
+  chmod 0755 "$build"
   if ! debootstrap --variant=minbase --include="$include" bookworm "$build" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1; then
     tail -20 "$CACHE/debootstrap.log"; rm -rf "$build"; fail "debootstrap made a root"; finish
   fi
@@ -49,6 +51,8 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -C "$ROOT" -xzf "$TARBALL"
+# The tarball's "." carries the mode of the folder it was made in; a cache made before the chmod above has 0700.
+chmod 0755 "$ROOT"
 pass "a fresh Debian 12 root ($(cat "$ROOT/etc/debian_version"))"
 
 # Runs a command in the root, in its own mount and PID namespaces with /proc and /dev, as root or (with -u) a user.

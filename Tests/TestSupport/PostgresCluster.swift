@@ -127,8 +127,8 @@ public final class PostgresCluster: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Not waitUntilExit: Foundation's wait would last as long as the detached watcher holds what it inherited.
         try? process.run()
-        process.waitUntilExit()
     }
 
     /// PostgreSQL's server binaries: `pg_config --bindir` (libpq-dev), else the newest under /usr/lib/postgresql.
