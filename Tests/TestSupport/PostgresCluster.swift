@@ -118,17 +118,17 @@ public final class PostgresCluster: @unchecked Sendable {
             \(stopLine)
             rm -rf '\(directory)'
             """
-        // The watcher is started by a shell that exits at once, so it is not a child of the test process: Swift
-        // Testing's exit tests wait for any child, and a test run that keeps long-lived children of its own hung in
-        // RouteGroupTests' exit test.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "setsid /bin/sh -c \"$0\" </dev/null >/dev/null 2>&1 &", script]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Not waitUntilExit: Foundation's wait would last as long as the detached watcher holds what it inherited.
-        try? process.run()
+        // The watcher is started by a shell that exits at once, and that shell is reaped here, so the test process is
+        // left with no child of ours: Swift Testing's exit tests wait for any child and spin on one they did not make
+        // (a zombie or a live watchdog), which hung RouteGroupTests. Foundation's Process is not used: its
+        // waitUntilExit lasts as long as the detached watcher keeps the descriptors it inherited.
+        let arguments = ["/bin/sh", "-c", "setsid /bin/sh -c \"$0\" </dev/null >/dev/null 2>&1 &", script]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else { return }
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
     }
 
     /// PostgreSQL's server binaries: `pg_config --bindir` (libpq-dev), else the newest under /usr/lib/postgresql.
