@@ -33,6 +33,8 @@ max_len() {
 # libFuzzer prints the stack itself. ASan and libFuzzer keep their defaults: stop at the first error, and report
 # an input that leaks like one that crashes.
 export SWIFT_BACKTRACE=enable=no
+# Leaks inside Debian libraries we cannot fix are listed, each with its reason, in lsan-suppressions.txt.
+export LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
     sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
