@@ -60,7 +60,18 @@
     $("kiosk-backdrop").style.backgroundImage = "";
     $("kiosk-clock").hidden = false;
     startClock();
-    setTimeout(() => location.reload(), untilMorning(new Date()));
+    setTimeout(reloadWhenReachable, untilMorning(new Date()));
+  }
+
+  // A reload while the server is away would leave the wall on the browser's error page for good: the page
+  // is fetched first, and the reload waits until that works.
+  function reloadWhenReachable() {
+    fetch(location.href, { cache: "no-store" })
+      .then((response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        location.reload();
+      })
+      .catch(() => setTimeout(reloadWhenReachable, Math.min(refreshMs, 60000)));
   }
 
   let clockTimer = null;
@@ -255,7 +266,7 @@
   }
   if (root.dataset.clock === "true") startClock();
   // A page that runs for weeks starts fresh once a day.
-  setTimeout(() => location.reload(), DAY_MS);
+  setTimeout(reloadWhenReachable, DAY_MS);
   if (isNight(new Date())) sleep();
   else { wake(); refresh(); }
 })();

@@ -714,6 +714,91 @@ class Home(Base):
              10, "home after the year's memories")
 
 
+class CuttableProxy:
+    """A TCP relay in front of the server that the test can cut and restore on the same port.
+
+    Cut, the browser meets what a stopped server gives it (connections refused, open ones closed); the server
+    itself keeps running for the test's other browsers."""
+
+    def __init__(self, target):
+        import socket
+        import threading
+        self.socket, self.threading = socket, threading
+        parsed = urllib.parse.urlparse(target)
+        self.target = (parsed.hostname, parsed.port)
+        self.lock = threading.Lock()
+        self.connections = []
+        self.listener = None
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.restore()
+
+    def restore(self):
+        listener = self.socket.socket()
+        listener.setsockopt(self.socket.SOL_SOCKET, self.socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self.listener = listener
+        self.threading.Thread(target=self.accept, args=(listener,), daemon=True).start()
+
+    def cut(self):
+        with self.lock:
+            listener, self.listener = self.listener, None
+            open_ones, self.connections = self.connections, []
+        listener.close()
+        for c in open_ones:
+            try:
+                c.shutdown(self.socket.SHUT_RDWR)
+            except OSError:
+                pass
+            c.close()
+
+    def accept(self, listener):
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            upstream = self.socket.create_connection(self.target)
+            with self.lock:
+                if self.listener is not listener:
+                    client.close()
+                    upstream.close()
+                    return
+                self.connections += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                self.threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(self.socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+# Before any page script: timers of a day or more (the kiosk's daily reload) wait for the test, which runs them
+# with `window.__runDayTimers()`.
+DAY_TIMERS_JS = """
+(() => {
+  const later = window.setTimeout, due = [];
+  window.setTimeout = function (f, ms, ...rest) {
+    if (ms >= 86400000) { due.push(() => f(...rest)); return 0; }
+    return later(f, ms, ...rest);
+  };
+  window.__runDayTimers = () => due.splice(0).forEach((f) => f());
+})();
+"""
+
+
 class Kiosk(Base):
     def kiosk_state(self, d):
         return d.execute_script("const k = document.querySelector('[data-kiosk]'); const i = k.querySelector('img[data-story-item]');"
@@ -758,6 +843,48 @@ class Kiosk(Base):
         n = self.open("/kiosk", js=False)
         refresh = n.find_element(By.CSS_SELECTOR, "meta[http-equiv=refresh]").get_attribute("content")
         self.assertRegex(refresh, r"^\d+;url=/kiosk\?i=1")
+
+    def test_42_server_stopped_mid_loop_keeps_the_wall_showing_photos(self):
+        self.expect_console += [r"ERR_CONNECTION_REFUSED", r"ERR_CONNECTION_RESET", r"ERR_EMPTY_RESPONSE", r"ERR_SOCKET_NOT_CONNECTED",
+                                r"Failed to fetch"]
+        proxy = CuttableProxy(BASE)
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": DAY_TIMERS_JS})
+        d.get(proxy.base + "/kiosk?refresh=2")
+        wait(lambda: self.kiosk_state(d)["state"] == "playing", 5, "playing")
+        count = len(json.loads(urllib.request.urlopen(f"{BASE}/api/kiosk").read())["slides"])
+        # Every photo on the screen (two side by side on a landscape screen) and whether each is decoded.
+        on_screen = lambda: d.execute_script(
+            "return [...document.querySelectorAll('[data-kiosk] img[data-story-item]')]"
+            ".map((i) => [i.dataset.storyItem, i.complete && i.naturalWidth > 0]);")
+        shown = set()
+        wait(lambda: shown.update(i for i, _ in on_screen()) or len(shown) >= count, count * D + 8, "one pass over the loop")
+        d.execute_script("window.__samePage = true")
+        proxy.cut()
+        wait(lambda: self.kiosk_state(d)["online"] == "false", 8, "noticing the server is gone")
+        self.assertIn("Offline", d.find_element(By.CSS_SELECTOR, "[data-kiosk-status]").text)
+        # The daily reload comes due meanwhile: it waits instead of leaving the wall on the browser's error page.
+        # Photos already seen keep coming, decoded.
+        d.execute_script("window.__runDayTimers()")
+        during, blank = set(), []
+        end = time.time() + max(3 * D, 6) + 2
+        while time.time() < end:
+            photos = on_screen()
+            during.update(i for i, _ in photos)
+            if self.kiosk_state(d)["state"] == "playing":
+                blank += [i for i, ok in photos if not ok]
+            time.sleep(0.2)
+        self.assertGreaterEqual(len(during), 3, "the loop goes on while the server is away")
+        self.assertTrue(d.execute_script("return window.__samePage === true"), "no reload while the server is away")
+        self.assertTrue(d.find_elements(By.CSS_SELECTOR, "[data-kiosk]"), "still the kiosk, not an error page")
+        # A photo may be caught mid-swap once; a photo that stays blank is the failure.
+        self.assertLessEqual(len(blank), 1, f"photos shown while offline are decoded: {blank}")
+        proxy.restore()
+        wait(lambda: d.execute_script("return window.__samePage !== true"), 15, "the waiting reload once the server is back")
+        wait(lambda: self.kiosk_state(d)["state"] == "playing" and all(ok for _, ok in on_screen()), 8, "playing again")
+        self.assertEqual(self.kiosk_state(d)["online"], "true")
+        proxy.cut()
 
     def test_49_kiosk_takes_new_stories_and_drops_expired_ones(self):
         d = self.open("/kiosk?refresh=2")
