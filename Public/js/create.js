@@ -59,7 +59,11 @@
       } catch (_) { /* the Find place button still works without this */ }
     };
     searchForm.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); search(); });
-    query.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 250); });
+    // Through Nominatim's public server the search waits for Find place or Enter: its usage policy forbids
+    // searching on every keystroke.
+    if (query.dataset.asYouType !== "false") {
+      query.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 250); });
+    }
   }
 
   // Whichever of "Choose photo" and "Take photo" was used last is the photo: the other is cleared.

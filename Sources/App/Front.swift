@@ -234,7 +234,7 @@ public struct FrontDependencies: Sendable {
     /// Offline place names for the create form's early look (never an outside service: see StoryPublisher).
     public var placeNames: (any Geocoding)?
     /// The create form's place search over the offline table; nil when the server has none.
-    public var placeSearch: PlaceFinder?
+    public var placeSearch: (any PlaceFinding)?
     public var settings: FrontSettings
     public var clock: @Sendable () -> UTCTime
     /// Sessions, seen marks and rate limits in PostgreSQL, shared with other fronts; nil keeps them in
@@ -248,7 +248,7 @@ public struct FrontDependencies: Sendable {
         stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
         household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
         clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        placeSearch: PlaceFinder? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
+        placeSearch: (any PlaceFinding)? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
         moderation: (any Moderation)? = nil, sharedSessions: SharedSessions? = nil
     ) {
         self.placeSearch = placeSearch

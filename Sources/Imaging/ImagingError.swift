@@ -1,3 +1,5 @@
+import Units
+
 /// Why an image could not be read, decoded or encoded.
 ///
 /// `kind` lets callers pick a response (for example 413 for `.tooLarge`, 415 for `.unsupportedFormat`) without
@@ -52,10 +54,10 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     static func tooLarge(_ format: ImageFormat?, width: Int, height: Int, maxPixels: Int) -> ImagingError {
         let limit =
             maxPixels % 1_000_000 == 0 && maxPixels > 0
-            ? "\(grouped(maxPixels / 1_000_000)) megapixels" : "\(grouped(maxPixels)) pixels"
+            ? "\((maxPixels / 1_000_000).groupedDigits) megapixels" : "\(maxPixels.groupedDigits) pixels"
         return ImagingError(
             .tooLarge,
-            "\(subject(format)) is \(grouped(width)) × \(grouped(height)) pixels; the limit is \(limit).",
+            "\(subject(format)) is \(width.groupedDigits) × \(height.groupedDigits) pixels; the limit is \(limit).",
             format: format
         )
     }
@@ -63,7 +65,7 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     static func tooLarge(_ format: ImageFormat?, width: Int, height: Int, maxSide: Int) -> ImagingError {
         ImagingError(
             .tooLarge,
-            "\(subject(format)) is \(grouped(width)) × \(grouped(height)) pixels; the limit is \(grouped(maxSide)) "
+            "\(subject(format)) is \(width.groupedDigits) × \(height.groupedDigits) pixels; the limit is \(maxSide.groupedDigits) "
                 + "pixels per side.",
             format: format
         )
@@ -97,24 +99,13 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     static func cannotFit(maxBytes: Int, width: Int, height: Int, quality: Int) -> ImagingError {
         ImagingError(
             .cannotFit,
-            "This photo cannot be made smaller than \(grouped(maxBytes)) bytes without ruining it.",
+            "This photo cannot be made smaller than \(maxBytes.groupedDigits) bytes without ruining it.",
             detail: "does not fit even at \(width)×\(height) pixels and quality \(quality)"
         )
     }
 
     private static func subject(_ format: ImageFormat?) -> String {
         format.map { "This \($0.name)" } ?? "This image"
-    }
-
-    /// 14000 as "14,000".
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return value < 0 ? "-" + out : out
     }
 
     /// Bytes in decimal megabytes with one decimal where it matters: "80.5 MB", "50 MB".

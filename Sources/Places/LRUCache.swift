@@ -1,6 +1,6 @@
 /// A bounded least-recently-used map. Nodes live in one array linked by index, so a hit or an eviction is O(1)
 /// with no per-entry allocation.
-struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Node: Sendable {
         var key: Key
         var value: Value
@@ -8,20 +8,20 @@ struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var older: Int?
     }
 
-    let capacity: Int
+    public let capacity: Int
     private var slots: [Key: Int] = [:]
     private var nodes: [Node] = []
     private var newest: Int?
     private var oldest: Int?
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
-    var count: Int { slots.count }
+    public var count: Int { slots.count }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func value(for key: Key) -> Value? {
+    public mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         unlink(slot)
         pushNewest(slot)
@@ -29,7 +29,7 @@ struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Stores `value` as the most recently used, evicting the least recently used entry when full.
-    mutating func insert(_ value: Value, for key: Key) {
+    public mutating func insert(_ value: Value, for key: Key) {
         guard capacity > 0 else { return }
         if let slot = slots[key] {
             nodes[slot].value = value

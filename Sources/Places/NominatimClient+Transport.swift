@@ -2,9 +2,10 @@ import Foundation
 import Outbound
 
 extension NominatimClient {
-    /// Sends `request` and decodes the answer, turning every failure into a `NominatimError` whose message
-    /// carries no URL (and with it no coordinates). Redirects are not followed: they arrive as a 3xx status.
-    func fetch(_ request: OutboundRequest) async throws -> NominatimResult? {
+    /// Sends `request` and returns the body of its 200 answer, turning every failure into a `NominatimError` whose
+    /// message carries no URL (and with it no coordinates or search text). Redirects are not followed: they arrive
+    /// as a 3xx status.
+    func fetch(_ request: OutboundRequest) async throws -> Data {
         let response: OutboundResponse
         do {
             response = try await http.send(request)
@@ -25,7 +26,7 @@ extension NominatimClient {
         guard response.status == 200 else {
             throw NominatimError(.status(response.status), "Nominatim answered HTTP \(response.status)")
         }
-        return try Self.decode(response.body)
+        return response.body
     }
 
     /// Decodes a reverse answer; Nominatim reports "no place here" as `200 {"error": "Unable to geocode"}`.
@@ -39,6 +40,18 @@ extension NominatimClient {
             return try decoder.decode(NominatimResult.self, from: data)
         } catch {
             throw NominatimError(.malformedResponse, "Nominatim answer is not a JSON reverse result")
+        }
+    }
+
+    /// Decodes a search answer, a JSON array; results without an id or a position are left out (they could be
+    /// neither chosen nor placed in a cell).
+    static func decodeSearch(_ data: Data) throws(NominatimError) -> [NominatimResult] {
+        do {
+            return try JSONDecoder().decode([NominatimResult].self, from: data).filter {
+                $0.placeID != nil && $0.latitude != nil && $0.longitude != nil
+            }
+        } catch {
+            throw NominatimError(.malformedResponse, "Nominatim answer is not a JSON search result")
         }
     }
 }

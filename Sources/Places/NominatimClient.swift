@@ -19,6 +19,12 @@ public final class NominatimClient: Sendable {
     let http: OutboundHTTP
     private let gate: RequestGate
     private let cache: Mutex<LRUCache<CoordinateKey, NominatimResult?>>
+    private let searches: Mutex<LRUCache<String, [NominatimResult]>>
+
+    /// The most results a search asks for.
+    public static let maximumSearchResults = 10
+    /// What is sent of a search: longer text is cut (no place name is this long).
+    public static let maximumSearchCharacters = 100
 
     /// - Parameters:
     ///   - baseURL: The server; `/reverse` is appended to its path.
@@ -43,6 +49,7 @@ public final class NominatimClient: Sendable {
         self.timeout = .seconds(timeout)
         self.gate = RequestGate(interval: minimumInterval, clock: clock)
         self.cache = Mutex(LRUCache(capacity: cacheSize))
+        self.searches = Mutex(LRUCache(capacity: cacheSize))
         var configuration = OutboundHTTP.Configuration(policy: policy)
         configuration.maximumBodySize = Self.maximumBodySize
         self.http = OutboundHTTP(configuration: configuration)
@@ -63,9 +70,41 @@ public final class NominatimClient: Sendable {
         try await gate.wait()
         // Another caller may have fetched the same point while this one waited for its turn.
         if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
-        let result = try await fetch(reverseRequest(for: key))
+        let result = try Self.decode(await fetch(reverseRequest(for: key)))
         cache.withLock { $0.insert(result, for: key) }
         return result
+    }
+
+    /// Searches places by name, as Grain's location search does, under the same pacing as `reverse`.
+    ///
+    /// Only the text goes to the server, never a position: ranking near the photo is the caller's business.
+    /// - Parameters:
+    ///   - text: What the person typed; trimmed, and cut to `maximumSearchCharacters`.
+    ///   - limit: How many results to ask for, at most `maximumSearchResults`.
+    /// - Returns: The results in the server's order (its importance ranking); empty for blank text.
+    /// - Throws: `NominatimError` as `reverse` does; `CancellationError` when cancelled while waiting its turn.
+    public func search(_ text: String, limit: Int = 5) async throws -> [NominatimResult] {
+        let query = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumSearchCharacters))
+        guard !query.isEmpty else { return [] }
+        let limit = max(1, min(limit, Self.maximumSearchResults))
+        let key = "\(limit) \(query.lowercased())"
+        if let cached = searches.withLock({ $0.value(for: key) }) { return cached }
+        try await gate.wait()
+        if let cached = searches.withLock({ $0.value(for: key) }) { return cached }
+        let results = try Self.decodeSearch(await fetch(searchRequest(for: query, limit: limit)))
+        searches.withLock { $0.insert(results, for: key) }
+        return results
+    }
+
+    /// Grain's request, `GET /search?format=json&q=<text>&limit=<n>&addressdetails=1` with our User-Agent.
+    func searchRequest(for text: String, limit: Int) -> OutboundRequest {
+        var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)!
+        // Only unreserved characters stay as they are: `&`, `=`, `+` and `#` in a name must not change the query.
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let q = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        components.percentEncodedQuery = "format=json&q=\(q)&limit=\(limit)&addressdetails=1"
+        return OutboundRequest(
+            url: components.url!, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout)
     }
 
     /// Grain's request, `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent, at

@@ -1,4 +1,5 @@
-/// The parts of a Nominatim `/reverse?format=json&addressdetails=1` answer that Grain's mapping reads.
+/// The parts of a Nominatim `/reverse` or `/search` answer (`format=json&addressdetails=1`) that Grain's mapping
+/// reads, with the result's id and position.
 public struct NominatimResult: Sendable, Equatable, Decodable {
     /// The address details; fields absent from the answer are `nil`.
     public struct Address: Sendable, Equatable, Decodable {
@@ -44,17 +45,35 @@ public struct NominatimResult: Sendable, Equatable, Decodable {
     public var displayName: String?
     /// The address details, present when `addressdetails=1` was asked for.
     public var address: Address?
+    /// Nominatim's own id of the result (`place_id`): stable for a while on one server, not across servers.
+    public var placeID: Int?
+    /// The result's position as Nominatim sends it, a decimal string (`"48.8565"`).
+    var lat: String?
+    var lon: String?
+
+    /// Degrees north, when the answer has a readable one in range.
+    public var latitude: Double? { lat.flatMap(Double.init).flatMap { (-90.0...90.0).contains($0) ? $0 : nil } }
+    /// Degrees east, when the answer has a readable one in range.
+    public var longitude: Double? { lon.flatMap(Double.init).flatMap { (-180.0...180.0).contains($0) ? $0 : nil } }
 
     /// Builds a result, e.g. for tests.
-    public init(name: String? = nil, displayName: String? = nil, address: Address? = nil) {
+    public init(
+        name: String? = nil, displayName: String? = nil, address: Address? = nil, placeID: Int? = nil,
+        latitude: Double? = nil, longitude: Double? = nil
+    ) {
         self.name = name
         self.displayName = displayName
         self.address = address
+        self.placeID = placeID
+        lat = latitude.map { String($0) }
+        lon = longitude.map { String($0) }
     }
 
     enum CodingKeys: String, CodingKey {
         case name
         case displayName = "display_name"
         case address
+        case placeID = "place_id"
+        case lat, lon
     }
 }

@@ -159,7 +159,7 @@ public final class Application: Sendable {
             signIn: SignInServers.Configuration(
                 server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
             household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
-            geocoder: places.posting, placeNames: places.offline, placeSearch: Self.placeSearch(configuration),
+            geocoder: places.posting, placeNames: places.offline, placeSearch: places.search,
             settings: settings, clock: clock, moderation: moderation,
             sharedSessions: try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) })
         dependencies.probes = health
@@ -250,10 +250,14 @@ public final class Application: Sendable {
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
-    /// How places are named: at posting time (offline table, or Nominatim when chosen), and the offline table alone
-    /// for the form's early look.
-    static func geocoders(_ configuration: ServeConfiguration) -> (posting: (any Geocoding)?, offline: OfflineGeocoder?) {
-        guard configuration.geocoder != .none else { return (nil, nil) }
+    /// How places are named and found: at posting time (offline table, or Nominatim when chosen), the offline table
+    /// alone for the form's early look, and the form's place search (through the same Nominatim client when chosen,
+    /// so both share its pacing and cache).
+    static func geocoders(
+        _ configuration: ServeConfiguration
+    ) -> (posting: (any Geocoding)?, offline: OfflineGeocoder?, search: (any PlaceFinding)?) {
+        let table = placeSearchTable(configuration)
+        guard configuration.geocoder != .none else { return (nil, nil, table) }
         var offline: OfflineGeocoder?
         if FileManager.default.isReadableFile(atPath: configuration.placesCSV) {
             offline = OfflineGeocoder(path: configuration.placesCSV)
@@ -262,17 +266,17 @@ public final class Application: Sendable {
                 "no readable place table at \(configuration.placesCSV) (run `make places-data`): photos keep their H3 cell but get no place name")
         }
         switch configuration.geocoder {
-        case .offline: return (offline, offline)
+        case .offline: return (offline, offline, table)
         case .nominatim:
             // Public addresses only: coordinates must never go to whatever a name resolves to on the LAN.
-            let client = NominatimClient(baseURL: configuration.nominatimURL, policy: .publicOnly)
-            return (NominatimGeocoder(client: client, fallback: offline), offline)
-        case .none: return (nil, nil)
+            let client = NominatimClient(baseURL: configuration.nominatimURL, policy: configuration.nominatimPolicy)
+            return (NominatimGeocoder(client: client, fallback: offline), offline, NominatimPlaceFinder(client: client, fallback: table))
+        case .none: return (nil, nil, table)
         }
     }
 
-    /// The create form's place search, when the table is there; it is mapped at the first search.
-    static func placeSearch(_ configuration: ServeConfiguration) -> PlaceFinder? {
+    /// The offline place search, when the table is there; it is mapped at the first search.
+    static func placeSearchTable(_ configuration: ServeConfiguration) -> PlaceFinder? {
         guard FileManager.default.isReadableFile(atPath: configuration.placeNamesCSV) else {
             log.warning(
                 "no readable place search table at \(configuration.placeNamesCSV) (run `make places-data`): the create form offers no place search")

@@ -2,6 +2,7 @@ public import AuthServer
 public import Backups
 public import Foundation
 public import Logging
+public import Outbound
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {
@@ -42,6 +43,9 @@ public struct ServeConfiguration: Sendable {
     public enum GeocoderChoice: String, Sendable { case offline, nominatim, none }
     public var geocoder = GeocoderChoice.offline
     public var nominatimURL = URL(string: "https://nominatim.openstreetmap.org")!
+    /// Where the Nominatim server may be: public addresses only, and no flag changes that (coordinates and searches
+    /// must never go to whatever a name resolves to on the LAN). Tests allow their stub on loopback.
+    public var nominatimPolicy = AddressPolicy.publicOnly
     /// The GeoNames-derived table of populated places (`make places` fetches it).
     public var placesCSV = "./.build/places/cities1000.csv"
     /// The place search table (GeoNames cities1000 with populations and alternate names; `make places-data`).

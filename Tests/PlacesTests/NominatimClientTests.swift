@@ -59,9 +59,10 @@ import Testing
 
         let arrivals = stub.requests.map(\.arrival).sorted()
         try #require(arrivals.count == 2)
-        // Starts are spaced by exactly 200 ms on the client; allow for one request's delivery being a little slower
-        // than the other's on a busy machine.
-        #expect(arrivals[1] - arrivals[0] >= .milliseconds(185))
+        // Starts are spaced by exactly 200 ms on the client, but the first request also opens a connection, which on
+        // a busy machine has taken 40 ms longer than the second's delivery. Unpaced, the two arrive together; the
+        // exact spacing is checked without a network by NominatimPacingTests.
+        #expect(arrivals[1] - arrivals[0] >= .milliseconds(100))
     }
 
     @Test("a repeated lookup, also one within the rounding, is answered from the cache without a request")

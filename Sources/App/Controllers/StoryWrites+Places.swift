@@ -8,8 +8,8 @@ import Places
 extension StoryWrites {
     /// One place the form offers, as the template and the script show it.
     struct PlaceOption: Encodable, Equatable {
-        /// The GeoNames id, posted back as `placeID`.
-        var id: Int
+        /// The place's token (`PlaceCandidate.token`), posted back as `placeID`.
+        var id: String
         /// `Name, Region`: what the story's location will read.
         var name: String
         /// The country and population, to tell apart places of one name.
@@ -19,8 +19,10 @@ extension StoryWrites {
 
     /// The place-search part of the create form's model.
     struct PlaceStep: Encodable {
-        /// Whether this server has the place table.
+        /// Whether this server can search for places.
         var available: Bool
+        /// Whether the script may search on every pause in typing (not through Nominatim's public server).
+        var asYouType = true
         /// What was searched for, shown again in the search field.
         var query = ""
         var results: [PlaceOption] = []
@@ -45,12 +47,12 @@ extension StoryWrites {
     }
 
     func placeStep(
-        query: String, chosen: PlaceSearchResult? = nil, near: (latitude: Double, longitude: Double)? = nil
+        query: String, chosen: PlaceCandidate? = nil, near: (latitude: Double, longitude: Double)? = nil
     ) async -> PlaceStep {
         guard let places else { return PlaceStep(available: false) }
         places.prepare()
-        var step = PlaceStep(available: true, query: query)
-        var found: [PlaceSearchResult] = []
+        var step = PlaceStep(available: true, asYouType: places.searchesAsYouType, query: query)
+        var found: [PlaceCandidate] = []
         if !query.isEmpty {
             guard let results = await places.search(query, near: near) else {
                 step.available = false
@@ -59,38 +61,20 @@ extension StoryWrites {
             found = results
             if results.isEmpty { step.note = "No place matches “\(query)”. Try another spelling, or a bigger place nearby." }
         }
-        if let chosen, !found.contains(where: { $0.id == chosen.id }) { found.insert(chosen, at: 0) }
-        step.results = found.map { result in
-            var option = Self.option(result)
-            option.checked = result.id == chosen?.id
-            return option
+        if let chosen, !found.contains(where: { $0.token == chosen.token }) { found.insert(chosen, at: 0) }
+        step.results = found.map { candidate in
+            PlaceOption(
+                id: candidate.token, name: candidate.label.locationName, detail: candidate.detail,
+                checked: candidate.token == chosen?.token)
         }
         return step
     }
 
-    static func option(_ result: PlaceSearchResult) -> PlaceOption {
-        let label = PlaceMapping.label(from: result.place)
-        let country = Locale(identifier: "en_US").localizedString(forRegionCode: result.place.countryCode) ?? result.place.countryCode
-        let detail = result.population > 0 ? "\(country), population \(grouped(result.population))" : country
-        return PlaceOption(id: result.id, name: label.locationName, detail: detail)
-    }
-
-    /// `1234567` as `1,234,567`, the same on every locale the server runs in.
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
-    }
-
     /// What the form's `placeID` names: nil for none, or a refusal sentence when it names no place we know.
-    func chosenPlace(_ context: RequestContext) async -> Result<PlaceSearchResult?, ChosenPlaceMissing> {
+    func chosenPlace(_ context: RequestContext) async -> Result<PlaceCandidate?, ChosenPlaceMissing> {
         let raw = (context.form["placeID"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !raw.isEmpty else { return .success(nil) }
-        guard raw.utf8.count <= 10, let id = Int(raw), let places, let found = await places.place(id: id) else {
+        guard raw.utf8.count <= 24, let places, let found = await places.place(token: raw) else {
             return .failure(ChosenPlaceMissing())
         }
         return .success(found)

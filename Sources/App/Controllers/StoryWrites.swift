@@ -26,7 +26,7 @@ struct StoryWrites: Sendable {
     /// Stamps the record's `createdAt` when it is written (after processing, not when the upload began).
     let clock: @Sendable () -> UTCTime
     /// The offline place search; nil when the server has no place table.
-    let places: PlaceFinder?
+    let places: (any PlaceFinding)?
     /// Whether a post can reach Bluesky: only a remote hatk writes to the member's own repository. The embedded
     /// household has no Bluesky, so the form does not offer it.
     let canCrossPost: Bool
@@ -77,7 +77,7 @@ struct StoryWrites: Sendable {
 
     /// The form's model; `chosen` keeps a place the person had picked ticked, so an error does not lose it.
     func model(
-        _ context: RequestContext, _ session: BrowserSession, error: String?, chosen: PlaceSearchResult? = nil,
+        _ context: RequestContext, _ session: BrowserSession, error: String?, chosen: PlaceCandidate? = nil,
         place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
     ) async -> CreateModel {
         var step = place
@@ -95,7 +95,7 @@ struct StoryWrites: Sendable {
     /// The form again with a sentence saying what happened, keeping what the person chose.
     func form(
         _ context: RequestContext, _ session: BrowserSession, error: String?, status: HTTPStatus = .ok,
-        chosen: PlaceSearchResult? = nil, place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
+        chosen: PlaceCandidate? = nil, place: PlaceStep? = nil, staged: SharedPhotos.Staged? = nil
     ) async throws -> Response {
         try render(await model(context, session, error: error, chosen: chosen, place: place, staged: staged), context, status: status)
     }
@@ -119,7 +119,7 @@ struct StoryWrites: Sendable {
             response.headers["Retry-After"] = String(wait)
             return response
         }
-        let chosen: PlaceSearchResult?
+        let chosen: PlaceCandidate?
         switch await chosenPlace(context) {
         case .success(let place): chosen = place
         case .failure(let missing):
@@ -128,7 +128,7 @@ struct StoryWrites: Sendable {
         let choices = StoryPublisher.Choices(
             useLocation: context.form["useLocation"] != nil, locationText: context.form["location"] ?? "",
             labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil,
-            chosenPlace: chosen?.place)
+            chosenPlace: chosen)
         let origin = storyOrigin ?? context.origin
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a

@@ -30,7 +30,7 @@ struct StoryPublisher: Sendable {
         var labels: [String] = []
         var crossPost = false
         /// The place picked in the form's place search; it replaces the photo's GPS position and place name.
-        var chosenPlace: Place?
+        var chosenPlace: PlaceCandidate?
     }
 
     /// The story that was made, and what became of the cross-post.

@@ -22,7 +22,7 @@ enum StoryComposer {
             ?? gps.map { (latitude: $0.latitude, longitude: $0.longitude) }
         guard let position, let cell = H3.cell(latitude: position.latitude, longitude: position.longitude, resolution: 10)
         else { return (nil, nil) }
-        let place = choices.chosenPlace.map(PlaceMapping.label(from:)) ?? place
+        let place = choices.chosenPlace?.label ?? place
         let typed = choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = typed.isEmpty ? place?.locationName : String(typed.prefix(200))
         // Only the area, and only when the name is the geocoder's: a name the person typed stands alone, so the

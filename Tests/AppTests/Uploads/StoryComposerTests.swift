@@ -28,7 +28,10 @@ import Testing
         #expect(address == nil)
     }
 
-    static let reykjavik = Place(name: "Reykjavík", region: "Capital Region", countryCode: "IS", latitude: 64.13548, longitude: -21.89541)
+    static let reykjavik = PlaceFinder.candidate(
+        PlaceSearchResult(
+            id: 3_413_829, place: Place(name: "Reykjavík", region: "Capital Region", countryCode: "IS", latitude: 64.13548, longitude: -21.89541),
+            population: 118_918))
 
     @Test("a place chosen in the search gives a photo without GPS the place's resolution-10 cell, name and area")
     func chosenPlaceWithoutGPS() {
@@ -57,6 +60,26 @@ import Testing
         #expect(address?.country == "IS")
         #expect(none == nil)
         #expect(noAddress == nil)
+    }
+
+    @Test("a place chosen from a Nominatim search is written with Grain's mapping of that answer, at its own position")
+    func chosenNominatimPlace() throws {
+        let result = NominatimResult(
+            name: "Hôtel de Ville", displayName: "Hôtel de Ville, Place de l'Hôtel de Ville, Paris, Île-de-France, 75004, France",
+            address: NominatimResult.Address(
+                houseNumber: "4", road: "Place de l'Hôtel de Ville", city: "Paris", state: "Île-de-France", postcode: "75004",
+                country: "France", countryCode: "fr"),
+            placeID: 88_066_702, latitude: 48.8565, longitude: 2.3521)
+        let candidate = try #require(NominatimPlaceFinder.candidate(result))
+        var choices = StoryPublisher.Choices()
+        choices.chosenPlace = candidate
+
+        let (location, address) = StoryComposer.location(gps: nil, place: nil, choices: choices)
+
+        #expect(candidate.token == "n88066702")
+        #expect(location?.value == H3.cell(latitude: 48.8565, longitude: 2.3521, resolution: 10)?.description)
+        #expect(location?.name == "Hôtel de Ville")
+        #expect(address == Address(country: "FR", region: "Île-de-France", locality: "Paris"))
     }
 
     @Test("without GPS and without a chosen place there is no location, whatever was typed")

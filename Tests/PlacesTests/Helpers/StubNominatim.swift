@@ -29,7 +29,7 @@ final class StubNominatim: Sendable {
 
     /// - Parameters:
     ///   - prefix: A path under which `/reverse` is served, to check that the base URL's path is kept.
-    ///   - respond: The answer to each `/reverse` request.
+    ///   - respond: The answer to each `/reverse` and `/search` request.
     init(prefix: String = "", respond: @escaping @Sendable (Request) async throws -> Response) throws {
         let log = log
         var router = Router()
@@ -40,6 +40,10 @@ final class StubNominatim: Sendable {
             log.entries.withLock { $0.append(entry) }
         }
         router.on(.get, "\(prefix)/reverse") { request in
+            record(request)
+            return try await respond(request)
+        }
+        router.on(.get, "\(prefix)/search") { request in
             record(request)
             return try await respond(request)
         }
@@ -68,6 +72,19 @@ final class StubNominatim: Sendable {
         Ville, Paris 4e Arrondissement, Paris, Île-de-France, 75004, France",
         "address":{"amenity":"Hôtel de Ville","house_number":"4","road":"Place de l'Hôtel de Ville",
         "city":"Paris","state":"Île-de-France","postcode":"75004","country":"France","country_code":"fr"}}
+        """.utf8)
+
+    /// A trimmed real answer to `/search?q=paris&limit=8`, plus one result without a position (left out).
+    static let parisSearch = Array(
+        """
+        [{"place_id":88066702,"licence":"Data © OpenStreetMap contributors, ODbL 1.0.","osm_type":"relation",
+        "lat":"48.8588897","lon":"2.3200410","name":"Paris","display_name":"Paris, Île-de-France, France métropolitaine, France",
+        "address":{"city":"Paris","ISO3166-2-lvl6":"FR-75","state":"Île-de-France","country":"France","country_code":"fr"}},
+        {"place_id":1234,"name":"Paris","display_name":"Paris, Lamar County, Texas, United States",
+        "address":{"city":"Paris","state":"Texas","country":"United States","country_code":"us"}},
+        {"place_id":297118937,"lat":"33.6617962","lon":"-95.555513","name":"Paris",
+        "display_name":"Paris, Lamar County, Texas, 75460, United States",
+        "address":{"city":"Paris","county":"Lamar County","state":"Texas","postcode":"75460","country":"United States","country_code":"us"}}]
         """.utf8)
 
     static let unableToGeocode = Array(#"{"error":"Unable to geocode"}"#.utf8)
