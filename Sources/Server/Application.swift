@@ -291,6 +291,10 @@ public final class Application: Sendable {
                 configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
                 handleDomain: configuration.handleDomain, now: now)
         }
+        if !handles.isEmpty, configuration.demoArchiveStories > 0 {
+            try DemoHousehold.seedArchive(
+                configuration.demoArchiveStories, into: backend, photos: configuration.demoPhotosDirectory, now: now)
+        }
         var seeded: [(handle: String, password: String)] = []
         for handle in handles {
             let password = Self.demoPassword(for: handle)
