@@ -9,9 +9,10 @@
 #   1. one backup (`grain-stories backup --data DIR --to DEST`) with the server idle;
 #   2. ROUNDS rounds, each measuring the anonymous and the signed-in strip (`/`) with wrk (-t2, CONNECTIONS
 #      connections, DURATION, --latency) three ways side by side: with no backup running; while backups run back
-#      to back into the same file system (blobs hard-linked); and while they run back to back into another file
-#      system (COPY_DIR, default /dev/shm when it is one: blobs copied). Each backup's wall time is kept, and the
-#      backup is removed before the next starts;
+#      to back into the same file system (blobs hard-linked); while they run back to back into another file
+#      system (COPY_DIR, default /dev/shm when it is one: blobs copied); and the first again under `nice -n 10
+#      ionice -c 3`, as the Debian package's timer runs it. Each backup's wall time is kept, and the backup is
+#      removed before the next starts;
 #   3. `backup verify` and `restore --from SRC --data EMPTYDIR` of one backup, ROUNDS times each, idle;
 #   4. a server started on the restored data must show the same strip.
 # Prints Markdown tables (medians of the rounds) and exits non-zero if a request failed or a step did.
@@ -63,21 +64,23 @@ curl -fsS -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/" | grep -q 'data-signed-
 echo "Household: $STORY_ROWS stories, $BLOB_FILES blob files, $((BLOB_BYTES / 1048576)) MiB of blobs, seeded in $SEEDING s;" \
   "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-# One backup of DATA into $1; prints its wall time in seconds.
+# One backup of DATA into $1 (any further arguments go before the command: nice); prints its wall time in seconds.
 timed_backup() {
-  local started
+  local started dest=$1
+  shift
   started=$(now_s)
-  "$BIN" backup --data "$DATA" --to "$1" >"$WORK/backup.log" 2>&1 || { cat "$WORK/backup.log" >&2; return 1; }
+  "$@" "$BIN" backup --data "$DATA" --to "$dest" >"$WORK/backup.log" 2>&1 || { cat "$WORK/backup.log" >&2; return 1; }
   awk "BEGIN {printf \"%.2f\", $(now_s) - $started}"
 }
 
 # Backups into $1 back to back until WORK/stop exists; each one's wall time is appended to $2, and each backup is
-# removed before the next starts.
+# removed before the next starts. Further arguments go before the command (nice).
 backup_loop() {
   local root=$1 times=$2 i=0 seconds
+  shift 2
   while [ ! -e "$WORK/stop" ]; do
     i=$((i + 1))
-    seconds=$(timed_backup "$root/backup-$i") || { echo failed >>"$times"; return 1; }
+    seconds=$(timed_backup "$root/backup-$i" "$@") || { echo failed >>"$times"; return 1; }
     echo "$seconds" >>"$times"
     rm -rf "$root/backup-$i"
   done
@@ -92,7 +95,8 @@ wrk -t2 -c"$CONNECTIONS" -d3s "http://127.0.0.1:$PORT/" >/dev/null
 wrk -t2 -c"$CONNECTIONS" -d3s -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/" >/dev/null
 
 declare -A RPS P50 P99 ERR TIMES
-MODES=(none links)
+# nice: as the Debian package's grain-stories-backup.service runs it (Nice=10, IOSchedulingClass=idle).
+MODES=(none links nice)
 [ -n "$COPIES" ] && MODES+=(copies)
 TARGETS=(anonymous signed)
 FAILED=0
@@ -105,8 +109,10 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$mode" != none ]; then
         root=$WORK/loop
         [ "$mode" = copies ] && root=$COPIES
+        prefix=()
+        [ "$mode" = nice ] && prefix=(nice -n 10 ionice -c 3)
         mkdir -p "$root"
-        backup_loop "$root" "$WORK/times" &
+        backup_loop "$root" "$WORK/times" "${prefix[@]}" &
         LOOP_PID=$!
         sleep 0.5
       fi
@@ -156,6 +162,8 @@ echo "| Step ($STORY_ROWS stories, $BLOB_FILES blob files, $((BLOB_BYTES / 10485
 echo "|---|---|---|"
 printf '| `backup`, server idle, same file system (blobs hard-linked) | %.2f s | 1 |\n' "$IDLE_BACKUP"
 printf '| `backup` while wrk loads the strip, same file system (hard links) | %.2f s | %d |\n' "$(median ${TIMES[links]})" "$(count ${TIMES[links]})"
+printf '| `nice -n 10 ionice -c 3 backup` (as the packaged timer runs it) while wrk loads the strip, same file system | %.2f s | %d |\n' \
+  "$(median ${TIMES[nice]})" "$(count ${TIMES[nice]})"
 [ -n "$COPIES" ] && printf '| `backup` while wrk loads the strip, into %s (another file system: copies) | %.2f s | %d |\n' \
   "$COPY_DIR" "$(median ${TIMES[copies]})" "$(count ${TIMES[copies]})"
 printf '| `backup verify` (SHA-256 of every file, integrity checks) | %.2f s | %d |\n' "$(median $VERIFY_TIMES)" "$ROUNDS"
@@ -163,7 +171,8 @@ printf '| `restore --from SRC --data EMPTYDIR` (checks, then copies databases, l
 echo
 echo "| Strip (\`/\`), wrk -t2 -c$CONNECTIONS -d$DURATION | backups running | req/s (median) | p50 (median) | p99 (median) | failed requests |"
 echo "|---|---|---|---|---|---|"
-declare -A MODE_LABEL=([none]="none" [links]="back to back, same file system" [copies]="back to back, into $COPY_DIR")
+declare -A MODE_LABEL=([none]="none" [links]="back to back, same file system" [nice]="back to back, same file system, nice 10 + idle I/O"
+  [copies]="back to back, into $COPY_DIR")
 for target in "${TARGETS[@]}"; do
   for mode in "${MODES[@]}"; do
     key=$target.$mode
