@@ -28,7 +28,6 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-15s}
 CONNECTIONS=${CONNECTIONS:-16}
 PORT=${PORT:-18285}
-RESTORED_PORT=${RESTORED_PORT:-18286}
 WORK=$(mktemp -d)
 COPY_DIR=${COPY_DIR-/dev/shm}
 # Copies only when COPY_DIR really is another file system than the work directory.
@@ -149,13 +148,26 @@ done
 
 # The restored data serves the strip the original serves at the same moment (same sealing key: the default key
 # directory).
-"$BIN" serve --port "$RESTORED_PORT" --data "$WORK/restored" --geocoder none >"$WORK/restored.log" 2>&1 &
+# Any free port (--port 0), read from the log: a fixed one may be another process's on a shared machine.
+"$BIN" serve --port 0 --data "$WORK/restored" --geocoder none >"$WORK/restored.log" 2>&1 &
 RESTORED_PID=$!
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$RESTORED_PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-RESTORED_STRIP=$(curl -fsS "http://127.0.0.1:$RESTORED_PORT/" | grep -o 'data-story-author="[^"]*"' | sort | tr -d '\n')
+RESTORED_URL=
+for _ in $(seq 1 300); do
+  RESTORED_URL=$(sed -n 's/^grain-stories is serving on \(http[^ ]*\).*/\1/p' "$WORK/restored.log")
+  [ -n "$RESTORED_URL" ] && curl -fsS "$RESTORED_URL/healthz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+[ -n "$RESTORED_URL" ] || { echo "the server on the restored data did not start:" >&2; cat "$WORK/restored.log" >&2; exit 1; }
+RESTORED_STRIP=$(curl -fsS "$RESTORED_URL/" | grep -o 'data-story-author="[^"]*"' | sort | tr -d '\n')
 STRIP=$(curl -fsS "http://127.0.0.1:$PORT/" | grep -o 'data-story-author="[^"]*"' | sort | tr -d '\n')
 RESTORED_FILES=$(find "$WORK/restored/blobs" -type f | wc -l)
-if [ "$RESTORED_STRIP" = "$STRIP" ] && [ "$RESTORED_FILES" = "$BLOB_FILES" ]; then RESTORED_OK=yes; else RESTORED_OK=no; FAILED=1; fi
+if [ "$RESTORED_STRIP" = "$STRIP" ] && [ "$RESTORED_FILES" = "$BLOB_FILES" ]; then
+  RESTORED_OK=yes
+else
+  RESTORED_OK=no FAILED=1
+  echo "restored: $RESTORED_FILES blob files (the data: $BLOB_FILES); strip authors restored / original:" >&2
+  diff <(echo "$RESTORED_STRIP" | sed 's/"data/"\ndata/g') <(echo "$STRIP" | sed 's/"data/"\ndata/g') >&2 || true
+fi
 
 count() { echo $#; }
 echo "| Step ($STORY_ROWS stories, $BLOB_FILES blob files, $((BLOB_BYTES / 1048576)) MiB of blobs) | wall time (median) | runs |"
