@@ -22,7 +22,8 @@ DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.
 
 # BIN=path/to/grain-stories runs the benchmarks against another build (the release build by default).
 # HTTP against nginx, 50 uploads at once, peak memory under big uploads, the upload pipeline against pyvips and
-# Pillow, then the ten-minute soak (SOAK_SECONDS=60 make bench for a short one).
+# Pillow, the ten-minute soak (SOAK_SECONDS=60 make bench for a short one), two fronts on PostgreSQL against one on
+# SQLite, and backup and restore of 2,000 stories while the strip is loaded.
 bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
@@ -31,6 +32,12 @@ bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/imaging.sh
 	bash Tests/Benchmarks/soak.sh
 	bash Tests/Benchmarks/fronts.sh
+	bash Tests/Benchmarks/backup.sh
+
+# Backup, verify and restore of a household of 2,000 stories (about 1 GB of blobs) while wrk loads the strip
+# (issue 15; STORIES=, ROUNDS=, DURATION=, CONNECTIONS=, COPY_DIR=).
+bench-backup: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/backup.sh
 
 # Two fronts sharing sessions in PostgreSQL against one on SQLite, the signed-in strip (issue 15).
 bench-fronts: deps bench-deps demo-photos release
@@ -52,7 +59,7 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: check-js bench-kiosk deb deb-test bench-fronts places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
 	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)

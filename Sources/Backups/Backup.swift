@@ -61,13 +61,21 @@ public enum Backup {
             for name in Files.names(in: blobs) {
                 let relative = layout.blobDirectory + "/" + name
                 guard BackupManifest.isSafe(relative), !DataLayout.looksLikeKey(name) else { continue }
+                let linked: Bool
                 do {
-                    try Files.linkOrCopy(blobs + "/" + name, to: folder + "/" + relative)
+                    linked = try Files.linkOrCopy(blobs + "/" + name, to: folder + "/" + relative)
                 } catch  where !Files.exists(blobs + "/" + name) {
                     // Removed after it was listed: only a blob no snapshot names can go while the lock is held.
                     continue
                 }
-                files.append(try entry(relative, in: folder))
+                if linked, layout.blobsNamedByContent, let sha256 = ContentAddress.sha256(named: name) {
+                    // The link is the blob store's own file, whose name is the SHA-256 of its bytes: reading the
+                    // whole file again here would record the same digest (or a damaged file's, which `verify`,
+                    // reading every byte against the name's digest, reports instead).
+                    files.append(BackupManifest.FileEntry(path: relative, size: try Files.size(folder + "/" + relative), sha256: sha256))
+                } else {
+                    files.append(try entry(relative, in: folder))
+                }
             }
             Files.syncDirectory(folder + "/" + layout.blobDirectory)
         }

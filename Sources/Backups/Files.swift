@@ -103,6 +103,13 @@ enum Files {
         close(fd)
     }
 
+    /// The size of a file in bytes.
+    static func size(_ path: String) throws -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw failure("read", path) }
+        return Int(status.st_size)
+    }
+
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     static func isDirectory(_ path: String) -> Bool {

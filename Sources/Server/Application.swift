@@ -150,7 +150,10 @@ public final class Application: Sendable {
         // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
         settings.canCrossPost = configuration.appview != nil
         settings.metricsFrom = try TrustedProxies(parsing: configuration.metricsFrom)
-        let health = ServerHealth(dataDirectory: configuration.dataDirectory, metrics: metrics, embedded: configuration.appview == nil)
+        let sharedSessions = try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) }
+        let health = ServerHealth(
+            dataDirectory: configuration.dataDirectory, metrics: metrics, embedded: configuration.appview == nil,
+            sharedSessions: sharedSessions)
         self.health = health
         let places = Self.geocoders(configuration)
         var dependencies = FrontDependencies(
@@ -161,7 +164,7 @@ public final class Application: Sendable {
             household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
             geocoder: places.posting, placeNames: places.offline, placeSearch: places.search,
             settings: settings, clock: clock, moderation: moderation,
-            sharedSessions: try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) })
+            sharedSessions: sharedSessions)
         dependencies.probes = health
         front = try Front(dependencies)
 
@@ -294,6 +297,10 @@ public final class Application: Sendable {
             try DemoHousehold.seedExtraMembers(
                 configuration.demoExtraMembers, into: backend, photos: configuration.demoPhotosDirectory,
                 handleDomain: configuration.handleDomain, now: now)
+        }
+        if !handles.isEmpty, configuration.demoArchiveStories > 0 {
+            try DemoHousehold.seedArchive(
+                configuration.demoArchiveStories, into: backend, photos: configuration.demoPhotosDirectory, now: now)
         }
         var seeded: [(handle: String, password: String)] = []
         for handle in handles {

@@ -73,6 +73,7 @@ public enum Command: Sendable {
           --place-names FILE    the create form's place search table (default ./.build/places/place-names.csv)
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
+          --demo-archive-stories N  add N more demo stories over past days, ~500 KB photo each (benchmarks)
           --story-seconds S     how long each photo shows before the viewer moves on (default 5)
           --kiosk-frame-ancestors ORIGINS  space-separated origins allowed to frame /kiosk (default: none)
           --uploads-per-minute N  photos one client address may post per minute (default 30)
@@ -236,6 +237,11 @@ public enum Command: Sendable {
                     throw UsageError(description: "--demo-extra-members takes 0 to 500")
                 }
                 config.demoExtraMembers = n
+            case "--demo-archive-stories":
+                guard let n = Int(try value(flag)), (0...20_000).contains(n) else {
+                    throw UsageError(description: "--demo-archive-stories takes 0 to 20000")
+                }
+                config.demoArchiveStories = n
             case "--appview":
                 let raw = try value(flag)
                 guard let url = URL(string: raw), url.scheme == "https" || url.scheme == "http", url.host != nil else {

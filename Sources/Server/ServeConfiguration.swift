@@ -37,6 +37,8 @@ public struct ServeConfiguration: Sendable {
     public var demoPhotosDirectory = "./.build/demo-photos"
     /// Extra demo members with one story each (benchmarks use a strip of 20 authors).
     public var demoExtraMembers = 0
+    /// Extra demo stories over past days, each with a ~500 KB photo of its own (the backup benchmark's archive).
+    public var demoArchiveStories = 0
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
     /// How photos are named from their GPS position.

@@ -14,16 +14,22 @@ import Synchronization
 final class ServerHealth: ServerProbes {
     let dataDirectory: String
     let metrics: Metrics
-    /// The databases this server serves from (the backend's two are absent with `--appview`).
+    /// The databases this server serves from (the backend's two are absent with `--appview`, `front.sqlite` with
+    /// `--sessions`).
     let databases: [String]
     let checksBlobs: Bool
+    /// The PostgreSQL database that holds the sessions instead of `front.sqlite` (`--sessions`).
+    let sharedSessions: SharedSessions?
     private let accepting = Atomic(false)
 
-    init(dataDirectory: String, metrics: Metrics, embedded: Bool) {
+    init(dataDirectory: String, metrics: Metrics, embedded: Bool, sharedSessions: SharedSessions? = nil) {
         self.dataDirectory = dataDirectory
         self.metrics = metrics
-        databases = embedded ? DataLayout.grainStories.databases : ["front.sqlite"]
+        databases = DataLayout.grainStories.databases.filter {
+            $0 == "front.sqlite" ? sharedSessions == nil : embedded
+        }
         checksBlobs = embedded
+        self.sharedSessions = sharedSessions
     }
 
     /// Set once serving starts and cleared when a stop begins.
@@ -43,6 +49,7 @@ final class ServerHealth: ServerProbes {
                 problems.append("\(name) does not answer")
             }
         }
+        if let problem = sharedSessions?.healthProblem() { problems.append(problem) }
         if checksBlobs {
             let blobs = dataDirectory + "/" + DataLayout.grainStories.blobDirectory
             var isDirectory: ObjCBool = false

@@ -96,6 +96,30 @@ struct BackupTests {
         #expect(FileManager.default.contents(atPath: sample.data + "/blobs/blob1") == Data(repeating: 1, count: 1001))
     }
 
+    @Test("a linked blob named by the CID of its bytes is recorded by the name's SHA-256; verify reads it against that")
+    func contentNamedBlobs() throws {
+        let sample = try SampleData()
+        defer { sample.root.remove() }
+        // CIDv1, raw codec, SHA-256 of 1000 bytes of 0x05 (from Python's hashlib and base64), and a variant beside it.
+        let cid = "bafkreiaqsrhnkfxrxma5ayhrsm5ybntys6mdowfeh5ocqfaeyez7bxd7ou"
+        let digest = "10944ed516f1bb01d060f1933b80b67897983758a43f5c281404c133f0dc7f75"
+        #expect(FileManager.default.createFile(atPath: sample.data + "/blobs/" + cid, contents: Data(repeating: 5, count: 1000)))
+        #expect(FileManager.default.createFile(atPath: sample.data + "/blobs/" + cid + ".thumb.jpg", contents: Data(repeating: 6, count: 10)))
+        let destination = sample.root.path + "/backup"
+        let manifest = try Backup.create(dataDirectory: sample.data, to: destination, binaryVersion: "1")
+        let original = manifest.files.first { $0.path == "blobs/" + cid }
+        #expect(original?.size == 1000 && original?.sha256 == digest)
+        // SHA-256 of 10 bytes of 0x06, read from the file: a variant's name is no digest.
+        #expect(
+            manifest.files.first { $0.path == "blobs/" + cid + ".thumb.jpg" }?.sha256
+                == "f0681f475a7ad9164211bdb2d1708f63c71be899cac214f4425f85c7481b747a")
+        try Backup.verify(destination)
+        // A blob file whose bytes no longer match its name: verify says so.
+        try FileManager.default.removeItem(atPath: destination + "/blobs/" + cid)
+        #expect(FileManager.default.createFile(atPath: destination + "/blobs/" + cid, contents: Data(repeating: 7, count: 1000)))
+        #expect(throws: BackupError.self) { try Backup.verify(destination) }
+    }
+
     @Test("a manifest naming a path outside the backup is refused")
     func hostileManifest() throws {
         let sample = try SampleData()

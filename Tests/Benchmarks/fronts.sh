@@ -53,7 +53,7 @@ front() {
   shift 2
   "$BIN" serve --port "$port" --data "$WORK/$name" --appview "$HATK" --geocoder none "$@" >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  for _ in $(seq 1 300); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "front $name did not start; see its log:" >&2; cat "$WORK/$name.log" >&2; return 1
 }
 front sqlite "$SQLITE_PORT"

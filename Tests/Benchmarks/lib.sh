@@ -2,15 +2,18 @@
 
 # Seeds a household of 20 authors into WORK/data in a first run, then starts a fresh process on it (so that its
 # memory is the serving's, not the seeding's) on PORT with any further arguments. Sets SERVER_PID.
+# SEED_FLAGS adds seeding options (backup.sh: "--demo-archive-stories 2000"); SEED_SECONDS (default 120) is how
+# long the seeding may take.
 seed_and_serve() {
   local work=$1 port=$2
   shift 2
   [ -x "$BIN" ] || { echo "no grain-stories binary at $BIN (make release, or BIN=...)" >&2; return 1; }
-  "$BIN" serve --port "$port" --data "$work/data" --demo --demo-extra-members 17 --demo-photos "$PHOTOS" --geocoder none \
-    >"$work/seed.log" 2>&1 &
+  # shellcheck disable=SC2086 # SEED_FLAGS is a list of words
+  "$BIN" serve --port "$port" --data "$work/data" --demo --demo-extra-members 17 ${SEED_FLAGS:-} --demo-photos "$PHOTOS" \
+    --geocoder none >"$work/seed.log" 2>&1 &
   SERVER_PID=$!
   local n=0
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 $((${SEED_SECONDS:-120} * 5))); do
     n=$(curl -fsS "http://127.0.0.1:$port/" 2>/dev/null | grep -o 'data-story-author=' | wc -l || true)
     [ "$n" -ge 20 ] && break
     sleep 0.2
@@ -53,3 +56,18 @@ median() {
 to_ms() {
   awk '{v = $1; if (v ~ /us$/) {sub(/us$/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v *= 1000}; printf "%.2f\n", v}'
 }
+
+# wrk's summary of one run as "req/s p50-ms p99-ms errors non2xx"; arguments are wrk's (add --latency for the
+# percentiles).
+wrk_summary() {
+  local out
+  out=$(wrk "$@")
+  echo "$(echo "$out" | awk '/Requests\/sec/ {print $2}') \
+$(echo "$out" | awk '$1=="50%" {print $2}' | to_ms | grep . || echo 0) \
+$(echo "$out" | awk '$1=="99%" {print $2}' | to_ms | grep . || echo 0) \
+$(echo "$out" | awk '/Socket errors/ {gsub(",", ""); print $4 + $6 + $8 + $10}' | grep . || echo 0) \
+$(echo "$out" | awk '/Non-2xx/ {print $5}' | grep . || echo 0)"
+}
+
+# Seconds since the epoch, with nanoseconds.
+now_s() { date +%s.%N; }

@@ -95,6 +95,19 @@ struct SharedSessionsLiveTests {
         }
     }
 
+    @Test("a front keeping its sessions in PostgreSQL is healthy without a front.sqlite, and unhealthy once PostgreSQL stops")
+    func healthWithSharedSessions() async throws {
+        let fronts = try await TwoFronts("shared-health")
+        defer { fronts.tearDown() }
+        for base in [fronts.a, fronts.b] {
+            let health = try await Browser(base: base).get("/healthz")
+            #expect(health.status == 200, "\(base)/healthz answered \(health.status): \(health.body)")
+        }
+        fronts.cluster.stop()
+        let down = try await Browser(base: fronts.a).get("/healthz")
+        #expect(down.status == 503 && down.body.contains("the shared session database does not answer"), "\(down.status): \(down.body)")
+    }
+
     @Test("signed in on front A, a person posts through front B; signing out on A ends the session on B at once")
     func signInOnOnePostThroughTheOther() async throws {
         let fronts = try await TwoFronts("shared-post")

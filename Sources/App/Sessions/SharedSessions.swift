@@ -23,6 +23,11 @@ public struct SharedSessions: Sendable {
         seen = PostgresSeenStorage(database: database)
     }
 
+    /// What `/healthz` reports about the shared database: nil when it answers a query, else one short sentence.
+    public func healthProblem() -> String? {
+        (try? database.query("SELECT 1 AS one")) == nil ? "the shared session database does not answer" : nil
+    }
+
     /// A limit counted in the shared table under `scope` (one scope per kind of attempt).
     func limiter(scope: String, perMinute: Int) -> PostgresRateLimiter {
         PostgresRateLimiter(database: database, scope: scope, limit: perMinute, window: 60)
