@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make bench-kiosk`: the kiosk left running, measured. A release server with the 20-author household turns a
 # slide every STORY_SECONDS (default 0.25) while headless Chromium plays /kiosk for WARMUP + SLIDES slides (default 300 + 2000);
-# the JS heap (after a forced garbage collection) and the DOM node count are read after a warm-up of 300 slides (WARMUP), half way
-# and at the end. Fails if either grew by more than 10%.
+# every STEP slides (default 250) from the warm-up on, the kiosk is paused on the same story, and the JS heap (after
+# forced garbage collections) and the DOM node count are read. Fails if either grew by more than 10% from the first
+# reading to the last. Heap snapshots at the first and last readings say what grew (SNAPSHOTS=0 skips them;
+# SNAPSHOT_DIR=dir keeps them for Tests/Benchmarks/heap-diff.py).
 #
 # BIN=path/to/grain-stories overrides the binary; WINDOW=1920x1080 the screen.
 set -euo pipefail
