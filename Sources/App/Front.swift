@@ -153,10 +153,9 @@ public struct Front: Sendable {
     /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
     func cachedPage(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
-        let cookies = request.cookies
         var session: BrowserSession?
         for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
-            guard let id = cookies[name], !id.isEmpty else { continue }
+            guard let id = request.cookie(name), !id.isEmpty else { continue }
             guard let cached = sessions.cachedSession(id: id, now: UTCTime.now.unixSeconds) else { return nil }
             session = cached
         }
@@ -166,10 +165,9 @@ public struct Front: Sendable {
     /// Refuses a request whose cookies name no live session, from its head alone.
     var sessionAdmission: AdmissionCheck {
         { [sessions] head in
-            let cookies = head.cookies
             let now = UTCTime.now.unixSeconds
             for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
-                if let id = cookies[name], !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
+                if let id = head.cookie(name), !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
             }
             return HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
         }

@@ -32,7 +32,11 @@ public struct ServerConfiguration: Sendable {
     /// application's baseline security headers).
     public var responseHeaders: HTTPHeaders = [:]
     /// Memory per connection in bytes; it bounds the request header size (larger headers are refused).
-    public var connectionMemoryLimit: Int = 64 * 1024
+    ///
+    /// libmicrohttpd zeroes a connection's whole pool between two requests on it, so this is paid on every
+    /// keep-alive request: 64 KiB made `memset` 7.5% of the signed-in story page's CPU (perf, BENCHMARKS.md).
+    /// 32 KiB is libmicrohttpd's own default and as much header as nginx accepts by default (4 × 8 KiB).
+    public var connectionMemoryLimit: Int = 32 * 1024
     /// How long `shutdown()` waits for running handlers before dropping their connections.
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// Told of every answered request (metrics); nil for none.

@@ -38,10 +38,11 @@ let package = Package(
         // The modules under test (symlinks to the root package's sources).
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "Logging", swiftSettings: strict),
+        .target(name: "Units", swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
 

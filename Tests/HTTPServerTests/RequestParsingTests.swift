@@ -51,6 +51,21 @@ struct RequestParsingTests {
         #expect(request.cookies == ["ok": "1", "a": "b=c", "spaced": "2"])
     }
 
+    @Test("one cookie by name is the dictionary's value: first valid pair wins, malformed ones are passed over")
+    func cookieByName() {
+        var headers: HTTPHeaders = ["Cookie": "theme=\"dark\"; ctl=\u{7}x; bad name=1; ctl=ok"]
+        headers.add("cookie", "theme=light; lang=en")
+        let request = Request(method: .get, path: "/", headers: headers)
+
+        #expect(request.cookie("theme") == "dark")
+        #expect(request.cookie("ctl") == "ok", "the control character spoils the first pair, not the name")
+        #expect(request.cookie("lang") == "en")
+        #expect(request.cookie("bad name") == nil)
+        #expect(request.cookie("them") == nil)
+        #expect(request.cookie("") == nil)
+        for name in ["theme", "ctl", "lang", "bad name", "them", ""] { #expect(request.cookie(name) == request.cookies[name]) }
+    }
+
     @Test("random bytes in Cookie headers and queries never crash the parsers")
     func parsersSurviveGarbage() {
         var generator = SystemRandomNumberGenerator()

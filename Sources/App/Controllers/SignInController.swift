@@ -82,7 +82,7 @@ struct SignInController: Sendable {
         guard let state = context.query("state") else {
             return try form(context, next: home, handle: "", error: "This sign-in link is incomplete. Please sign in again.", status: .badRequest)
         }
-        let browser = context.request.cookies[context.cookies.signInName]
+        let browser = context.request.cookie(context.cookies.signInName)
         let (pending, next): (PendingAuthorization, String)
         switch try sessions.takePending(state: state, browser: browser) {
         case .success(let taken): (pending, next) = taken

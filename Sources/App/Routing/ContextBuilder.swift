@@ -40,7 +40,7 @@ struct ContextBuilder: Sendable {
         }
         let cookies = CookieSettings(secure: origin.hasPrefix("https://"))
         let now = clock()
-        let session = try request.cookies[cookies.sessionName].flatMap { id in
+        let session = try request.cookie(cookies.sessionName).flatMap { id in
             id.isEmpty ? nil : try sessions.session(id: id, now: now.unixSeconds)
         }
         let viewer = session.flatMap { session in

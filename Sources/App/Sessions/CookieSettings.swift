@@ -19,7 +19,7 @@ struct CookieSettings: Sendable {
 
     /// The request's CSRF token, or a fresh one that sets its cookie on the page that carries it.
     func csrfToken(for request: Request) -> CSRFToken {
-        if let existing = request.cookies[csrfName], existing.count >= 32 { return CSRFToken(value: existing, setCookie: nil) }
+        if let existing = request.cookie(csrfName), existing.count >= 32 { return CSRFToken(value: existing, setCookie: nil) }
         let token = SecureRandom.token(byteCount: 32)
         return CSRFToken(value: token, setCookie: setCookie(csrfName, token, maxAge: 60 * 60 * 24 * 30))
     }
@@ -35,7 +35,7 @@ struct CookieSettings: Sendable {
         if let sentOrigin = request.headers["Origin"], sentOrigin.lowercased() != origin.lowercased() {
             throw HTTPError(.forbidden, "This form was sent from another site, so it was refused.")
         }
-        guard let cookie = request.cookies[csrfName], let formToken,
+        guard let cookie = request.cookie(csrfName), let formToken,
             constantTimeEquals(Array(cookie.utf8), Array(formToken.utf8))
         else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and try again.")

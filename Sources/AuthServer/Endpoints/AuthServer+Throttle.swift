@@ -33,7 +33,7 @@ extension AuthServer {
 
     /// The device cookie the browser sent for this scheme (empty when none).
     func deviceCookie(in request: Request, secure: Bool) -> DeviceCookie {
-        DeviceCookie(parsing: request.cookies[DeviceCookie.name(secure: secure)])
+        DeviceCookie(parsing: request.cookie(DeviceCookie.name(secure: secure)))
     }
 
     /// The `Set-Cookie` value that remembers `did` on this browser, besides the accounts it already holds.

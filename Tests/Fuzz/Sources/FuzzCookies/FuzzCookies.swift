@@ -8,7 +8,8 @@ import HTTPServer
 // - every name is an RFC 6265 token and every value is free of spaces, controls, `"` and the `;` separator;
 // - the result equals a byte-level reading of the same headers (split at `;`, first `=`, ASCII spaces and tabs
 //   trimmed, one pair of surrounding quotes removed, first occurrence of a name wins), which is how browsers
-//   and RFC 6265 delimit cookies.
+//   and RFC 6265 delimit cookies;
+// - `cookie(name)` answers what `cookies[name]` holds, for every name found and for names that are absent.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCookies(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = Fuzz.bytes(data, size)
@@ -30,6 +31,10 @@ public func fuzzCookies(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             && expected.allSatisfy { name, value in cookies[name].map { Array($0.utf8) == Array(value.utf8) } ?? false },
         "parsed \(cookies), expected \(expected)"
     )
+    let request = Request(method: .get, path: "/", headers: headers)
+    for name in Array(cookies.keys) + ["absent", "__Host-grain_session", ""] {
+        Fuzz.require(request.cookie(name) == cookies[name], "cookie(\(name.debugDescription)) disagrees with cookies")
+    }
     return 0
 }
 
