@@ -44,18 +44,36 @@ public final class HTTPServer: Sendable {
 
     /// Waits for one of `signals`, then shuts down; `onReady` runs once they are all being watched.
     func runUntilSignal(_ signals: [Int32], onReady: () -> Void) async {
-        await waitForSignal(signals, onReady: onReady)
+        let watched = StopSignals(signals)
+        onReady()
+        await watched.wait()
         await shutdown()
     }
 
     /// Returns when SIGINT or SIGTERM arrives, still serving: the caller stops in its own order (readiness off,
-    /// work handed on, then ``shutdown()``).
+    /// work handed on, then ``shutdown()``). Prefer a ``StopSignals`` made before the server starts.
     public func waitForStopSignal() async {
-        await waitForSignal([SIGINT, SIGTERM], onReady: {})
+        await StopSignals().wait()
+    }
+}
+
+/// Stop signals, watched from the moment this is made.
+///
+/// Make it before the server answers its first request: a supervisor or a script may send SIGTERM as soon as the
+/// port answers, and a signal that arrives after its default action is ignored but before the dispatch source is
+/// armed is lost, leaving a server that no longer stops (a benchmark hung on exactly that). A signal that arrives
+/// before ``wait()`` is kept until it is called.
+public final class StopSignals: Sendable {
+    private let stream: AsyncStream<Int32>
+
+    /// Starts watching SIGINT and SIGTERM.
+    public convenience init() {
+        self.init([SIGINT, SIGTERM])
     }
 
-    func waitForSignal(_ signals: [Int32], onReady: () -> Void) async {
-        let stream = AsyncStream<Int32> { continuation in
+    /// Starts watching `signals`.
+    init(_ signals: [Int32]) {
+        stream = AsyncStream<Int32> { continuation in
             let sources = SignalSources(
                 signals.map { number in
                     // The default action would end the process before the dispatch source sees the signal.
@@ -67,7 +85,10 @@ public final class HTTPServer: Sendable {
                 })
             continuation.onTermination = { _ in sources.cancel() }
         }
-        onReady()
+    }
+
+    /// Returns at the first of the signals (at once if one came already), or when the calling task is cancelled.
+    public func wait() async {
         for await number in stream {
             ServerLog.error("received signal \(number), shutting down")
             break

@@ -201,9 +201,10 @@ public final class Application: Sendable {
         finish()
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly, exactly as ``stop()`` does.
-    public func runUntilSignal() async {
-        await server.waitForStopSignal()
+    /// Serves until one of `signals` arrives, then stops cleanly, exactly as ``stop()`` does.
+    /// - Parameter signals: Made before ``start()``, so a stop signal sent as soon as the port answers is kept.
+    public func runUntilSignal(_ signals: StopSignals) async {
+        await signals.wait()
         await stop()
     }
 

@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import HTTPServer
 import Logging
 
 extension Command {
@@ -54,6 +55,8 @@ extension Command {
         // Past a file size limit (ulimit -f) write() then fails with EFBIG, which the blob store reports as a full
         // disk, instead of the default action of SIGXFSZ ending the whole server.
         signal(SIGXFSZ, SIG_IGN)
+        // Watched before the port answers: a SIGTERM sent the moment it does must still stop the server.
+        let stopSignals = StopSignals()
         let app = try Application(configuration: configuration)
         // Everything is ready before the first request is answered: /healthz means "serving".
         let seeded = try await app.seedDemoIfAsked()
@@ -71,7 +74,7 @@ extension Command {
         // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
         // for the port of `--port 0`) sees this line when it happens.
         fflush(nil)
-        await app.runUntilSignal()
+        await app.runUntilSignal(stopSignals)
         print("grain-stories stopped")
     }
 }
