@@ -62,7 +62,7 @@
     };
     const photoSlot = el("stage");
     const fill = el("photo-fill");
-    // Only a scripted viewer waits for its photo (app.css: the spinner).
+    // Only a scripted viewer waits for its photo, and on phones its gestures replace the text links (app.css).
     root.classList.add("viewer--scripted");
     // The fill follows the photo, also when Show swaps in the real one.
     photoSlot.addEventListener("load", (e) => { if (e.target.matches("img[data-story-item]")) fill.src = e.target.currentSrc; }, true);
