@@ -57,7 +57,7 @@
     root.dataset.state = "night";
     const old = root.querySelectorAll("img[data-story-item]");
     for (let i = 0; i < old.length; i++) old[i].remove();
-    $("kiosk-backdrop").style.backgroundImage = "";
+    $("kiosk-backdrop").removeAttribute("src");
     $("kiosk-clock").hidden = false;
     startClock();
     setTimeout(reloadWhenReachable, untilMorning(new Date()));
@@ -152,7 +152,7 @@
       stage.classList.toggle("kiosk__stage--pair", !!second);
       root.dataset.paired = second ? "true" : "false";
       if (second) index = partnerIndex;
-      $("kiosk-backdrop").style.backgroundImage = `url("${slide.image.replace(/"/g, "%22")}")`;
+      $("kiosk-backdrop").src = slide.image;
       const memory = $("kiosk-memory");
       memory.textContent = current.memory || "";
       memory.hidden = !current.memory;

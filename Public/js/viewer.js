@@ -61,6 +61,11 @@
       preloaded: new Map(),
     };
     const photoSlot = el("stage");
+    const fill = el("photo-fill");
+    // Only a scripted viewer waits for its photo, and on phones its gestures replace the text links (app.css).
+    root.classList.add("viewer--scripted");
+    // The fill follows the photo, also when Show swaps in the real one.
+    photoSlot.addEventListener("load", (e) => { if (e.target.matches("img[data-story-item]")) fill.src = e.target.currentSrc; }, true);
     const pauseButton = el("pause");
     const duration = Number(root.dataset.duration) || 5000;
     // Open dialogs and menus hold playback; so does a story behind its warning.
@@ -193,6 +198,7 @@
         img.replaceWith(fresh);
         img = fresh;
       }
+      fill.src = img.src;
       root.dispatchEvent(new CustomEvent("story:change", { detail: { item, author, img } }));
       setState();
       render();

@@ -78,6 +78,13 @@ struct BrowserSuiteTests {
         await app.stop()
     }
 
+    @Test("the viewer shows each photo as large as fits, over its blurred fill, on a wall screen (1920×1080)")
+    func viewerOnAWallScreen() async throws {
+        let app = try await LiveApp(storySeconds: 2)
+        try await runSuite(on: app, width: 1920, height: 1080, classes: ["ViewerFit"])
+        await app.stop()
+    }
+
     @Test("kiosk 2.0 (QR codes, settings, night on a fixed clock, memories, overlay and clock, portrait pairs) at 1440×900")
     func kioskOptions() async throws {
         let app = try await LiveApp(storySeconds: 2)

@@ -1398,6 +1398,141 @@ class Social(Base):
         self.assertEqual(offered, REMOTE, "Post to Bluesky only where the post reaches Bluesky")
 
 
+FIT_JS = """
+const v = document.querySelector('[data-viewer]'), i = v.querySelector('img[data-story-item]');
+const f = v.querySelector('[data-photo-fill]'), stage = v.querySelector('[data-stage]');
+if (!i.complete || !i.naturalWidth || !f.complete) return null;
+const box = i.getBoundingClientRect(), st = stage.getBoundingClientRect(), fr = f.getBoundingClientRect();
+const s = Math.min(box.width / i.naturalWidth, box.height / i.naturalHeight);
+const arrows = [...v.querySelectorAll('[data-arrow-previous], [data-arrow-next]')].map((a) => a.getBoundingClientRect());
+return {natural: [i.naturalWidth, i.naturalHeight], shown: [i.naturalWidth * s, i.naturalHeight * s], stage: [st.width, st.height],
+        fit: getComputedStyle(i).objectFit, viewport: [innerWidth, innerHeight], src: i.currentSrc,
+        fill: {src: f.currentSrc, natural: f.naturalWidth, filter: getComputedStyle(f).filter, display: getComputedStyle(f).display,
+               covers: fr.left <= 0 && fr.top <= 0 && fr.right >= innerWidth && fr.bottom >= innerHeight},
+        arrows: arrows.map((r) => [r.left, r.right])};
+"""
+
+NAV_JS = """
+const nav = document.querySelector('[data-viewer] .viewer__nav'), r = nav.getBoundingClientRect();
+const links = [...nav.querySelectorAll('a:not([hidden])')];
+// What a person sees at each link's middle: the link itself, or whatever covers it.
+const seen = links.map((a) => { const b = a.getBoundingClientRect(); const e = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2); return !!e && a.contains(e); });
+return {box: [r.width, r.height], seen, display: getComputedStyle(nav).display, visibility: getComputedStyle(nav).visibility,
+        names: links.map((a) => a.textContent), focused: nav.contains(document.activeElement)};
+"""
+
+
+class ViewerFit(Base):
+    """On large screens the photo is as large as fits, in a 9:16 stage that grows with a wider photo, over a blurred
+    copy of itself; on phones the gestures replace the text links under the photo while the script runs."""
+
+    def stories(self):
+        slides = json.loads(urllib.request.urlopen(f"{BASE}/api/kiosk").read())["slides"]
+        items = []
+        for did in dict.fromkeys(s["author"]["did"] for s in slides):
+            items += json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{did}").read())["items"]
+        return [i for i in items if not i.get("warning")]
+
+    def check_fit(self, d, item):
+        m = wait(lambda: self.fill_ready(d, item), 8, f"{item['href']} and its fill decoded")
+        (nw, nh), (w, h), (sw, sh), (vw, vh) = m["natural"], m["shown"], m["stage"], m["viewport"]
+        where = f"{item['href']} at {vw}x{vh}: {m}"
+        self.assertEqual(m["fit"], "contain", where)
+        self.assertGreaterEqual(sh, vh - 200, "the stage is as tall as the screen allows, less the rows around it: " + where)
+        # The largest the photo could be: the stage's height, the screen's width less room for the arrows.
+        most = min((vw - 140) / nw, sh / nh)
+        self.assertGreaterEqual(w / nw, 0.9 * most, "the photo as large as fits: " + where)
+        if nh > nw:
+            self.assertGreaterEqual(h, 0.9 * sh, "a portrait photo fills the stage's height: " + where)
+        else:
+            self.assertGreaterEqual(w, 0.9 * min(vw - 140, sh * nw / nh), "a landscape photo is as wide as fits: " + where)
+        frame = min(sh * 9 / 16, vw - 140)
+        self.assertGreaterEqual(sw, frame - 2, "at least a 9:16 frame: " + where)
+        self.assertLessEqual(sw, max(frame, w) + 2, "the frame hugs a wider photo: " + where)
+        for left, right in m["arrows"]:
+            self.assertTrue(left >= 0 and right <= vw, "the arrows stay on screen: " + where)
+        fill = m["fill"]
+        self.assertTrue(fill["natural"] > 0 and fill["src"] == m["src"], "the fill is the photo, decoded: " + where)
+        self.assertIn("blur(", fill["filter"], where)
+        self.assertTrue(fill["covers"], "the fill covers the screen around the frame: " + where)
+        return m
+
+    def fill_ready(self, d, item):
+        m = d.execute_script(FIT_JS)
+        return m and m["fill"]["natural"] > 0 and m
+
+    def test_70_the_photo_is_as_large_as_fits_over_its_blurred_fill(self):
+        if WIDTH < 768:
+            return  # a phone shows the photo in its own width (the Viewer tests)
+        items = self.stories()
+        self.assertTrue(any(i["height"] > i["width"] for i in items) and any(i["width"] > i["height"] for i in items),
+                        "the demo has portrait and landscape photos")
+        scaled = 0
+        for js in (True, False):
+            d = self.open("/", js=js, reduced=True)  # reduced motion opens the viewer paused
+            for item in items:
+                d.get(BASE + item["href"])
+                m = self.check_fit(d, item)
+                if m["natural"][1] < m["stage"][1] * 0.9:
+                    self.assertGreater(m["shown"][1], m["natural"][1] * 1.05, f"a small photo is scaled up: {m}")
+                    scaled += 1
+        self.assertGreater(scaled, 0, "some demo photo is smaller than the stage")
+
+    def test_71_a_warned_story_fill_waits_for_show(self):
+        poster = self.open("/")
+        self.sign_in(poster, "maya.home.test")
+        url = self.post_story(poster, "astronaut.png", labels=["nudity"])
+        try:
+            data = json.loads(urllib.request.urlopen(f"{BASE}/api/stories/maya.home.test").read())
+            warned = next(i for i in data["items"] if i.get("warning"))
+            photo = urllib.parse.urljoin(BASE + "/", warned["reveal"])
+            for js in (True, False):
+                d = self.open(url, js=js, reduced=True)  # paused, so Show does not start the clock on to the next story
+                fill = lambda: d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-photo-fill]")
+                wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-warning]").is_displayed(), 5, "the warning")
+                self.assertEqual(fill().value_of_css_property("display"), "none", "no fill behind a warning")
+                self.assertNotEqual(fill().get_attribute("src"), photo)
+                fetched = d.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+                self.assertNotIn(photo, fetched, "the photo itself is not fetched for the fill")
+                d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-reveal]").click()
+                wait(lambda: fill().value_of_css_property("display") != "none"
+                     and d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", fill()) > 64
+                     and fill().get_attribute("src") == photo, 8, "the fill after Show")
+                self.assertIn("blur(", fill().value_of_css_property("filter"))
+        finally:
+            self.delete_story(poster, url)
+
+    def test_72_on_phones_the_gestures_replace_the_text_links(self):
+        item = self.stories()[0]
+        d = self.open(item["href"])
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-viewer]").get_attribute("data-state") != "loading", 5, "the viewer")
+        nav = d.execute_script(NAV_JS)
+        names = {n["name"].get("value") for n in d.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+                 if not n.get("ignored") and n.get("role", {}).get("value") == "link" and n.get("name")}
+        self.assertTrue({"Previous", "Next", "Close"} <= names, f"the links stay for screen readers: {sorted(names)}")
+        self.assertEqual((nav["display"], nav["visibility"]), ("flex", "visible"), "hidden to the eye only")
+        if WIDTH >= 768:
+            self.assertTrue(all(nav["seen"]) and nav["box"][1] > 20, f"a large screen keeps the links in view: {nav}")
+        else:
+            self.assertTrue(nav["box"][0] <= 1 and nav["box"][1] <= 1 and not any(nav["seen"]), f"out of sight on a phone: {nav}")
+            # Keyboard focus brings them back into view while it is on them.
+            for _ in range(30):
+                self.key(d, Keys.TAB)
+                if d.execute_script(NAV_JS)["focused"]:
+                    break
+            nav = d.execute_script(NAV_JS)
+            self.assertTrue(nav["focused"] and all(nav["seen"]) and nav["box"][1] > 20, f"in view with focus: {nav}")
+            for _ in range(10):
+                self.key(d, Keys.TAB)
+                if not d.execute_script(NAV_JS)["focused"]:
+                    break
+            nav = d.execute_script(NAV_JS)
+            self.assertTrue(not nav["focused"] and nav["box"][1] <= 1, f"out of sight again after: {nav}")
+        n = self.open(item["href"], js=False)
+        nav = n.execute_script(NAV_JS)
+        self.assertTrue(all(nav["seen"]) and nav["box"][1] > 20 and "Next" in nav["names"], f"without scripts the links show: {nav}")
+
+
 class Screens(Base):
     def test_90_screenshots(self):
         if not SHOTS:
