@@ -995,7 +995,9 @@ class KioskOptions(Base):
         d.find_element(By.CSS_SELECTOR, "input[name=clock]").click()
         d.execute_script("document.getElementById('night_start').value = '22:00'; document.getElementById('night_end').value = '07:00';")
         d.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        address = d.find_element(By.CSS_SELECTOR, "[data-kiosk-address]")
+        # The click starts a navigation that a loaded machine may not have finished when it returns.
+        address = wait(lambda: (found := d.find_elements(By.CSS_SELECTOR, "[data-kiosk-address]")) and found[0], 15,
+                       "the settings page with the built address")
         self.assertEqual(address.text, f"{BASE}/kiosk?memories=1&night=22:00-07:00&clock=1")
         self.assertEqual(zbar(d.find_element(By.CSS_SELECTOR, "[data-kiosk-qr]").screenshot_as_png), address.text)
         address.click()
