@@ -49,12 +49,6 @@ public final class HTTPServer: Sendable {
         await watched.wait()
         await shutdown()
     }
-
-    /// Returns when SIGINT or SIGTERM arrives, still serving: the caller stops in its own order (readiness off,
-    /// work handed on, then ``shutdown()``). Prefer a ``StopSignals`` made before the server starts.
-    public func waitForStopSignal() async {
-        await StopSignals().wait()
-    }
 }
 
 /// Stop signals, watched from the moment this is made.

@@ -98,21 +98,23 @@ public final class NominatimClient: Sendable {
 
     /// Grain's request, `GET /search?format=json&q=<text>&limit=<n>&addressdetails=1` with our User-Agent.
     func searchRequest(for text: String, limit: Int) -> OutboundRequest {
-        var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)!
         // Only unreserved characters stay as they are: `&`, `=`, `+` and `#` in a name must not change the query.
         let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         let q = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-        components.percentEncodedQuery = "format=json&q=\(q)&limit=\(limit)&addressdetails=1"
-        return OutboundRequest(
-            url: components.url!, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout)
+        return request("search", query: "format=json&q=\(q)&limit=\(limit)&addressdetails=1")
     }
 
     /// Grain's request, `GET /reverse?format=json&lat=<lat>&lon=<lon>&addressdetails=1` with our User-Agent, at
     /// `zoom=14` (a suburb or neighbourhood) instead of Nominatim's default building level, so the name it gives
     /// is an area's, never a house's or a shop's.
     func reverseRequest(for key: CoordinateKey) -> OutboundRequest {
-        var components = URLComponents(url: baseURL.appendingPathComponent("reverse"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1&zoom=14"
+        request("reverse", query: "format=json&lat=\(key.latitudeText)&lon=\(key.longitudeText)&addressdetails=1&zoom=14")
+    }
+
+    /// `GET <baseURL>/<endpoint>?<query>` (the query already percent-encoded) with our User-Agent and timeout.
+    private func request(_ endpoint: String, query: String) -> OutboundRequest {
+        var components = URLComponents(url: baseURL.appendingPathComponent(endpoint), resolvingAgainstBaseURL: false)!
+        components.percentEncodedQuery = query
         return OutboundRequest(
             url: components.url!, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout)
     }
