@@ -10,8 +10,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
 WORKDIR /src
 # The offline place table the default geocoder reads (GeoNames cities1000, CC BY 4.0, as the Makefile fetches and
 # checks it; docs/places.md).
-RUN apt-get update && apt-get install -y --no-install-recommends python3-pip make && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends python3-pip make unzip && rm -rf /var/lib/apt/lists/*
 COPY Makefile ./
+COPY scripts ./scripts
 RUN make places-data
 COPY Package.swift ./
 COPY Sources ./Sources

@@ -3,6 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
 PORT ?= 8080
+# Every interface, so the household's phones reach the demo at the addresses it prints (HOST=127.0.0.1 keeps it local).
+HOST ?= 0.0.0.0
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
@@ -62,7 +64,7 @@ soak: deps bench-deps demo-photos release
 .PHONY: check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 run: deps demo-photos places-data build
-	$(SWIFT) run -c debug grain-stories serve --demo --port $(PORT) --data $(DATA)
+	$(SWIFT) run -c debug grain-stories serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: deps test-deps test-python demo-photos places-data format-check check-js
 	$(SWIFT) build --build-tests $(STRICT)
