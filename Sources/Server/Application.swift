@@ -109,23 +109,26 @@ public final class Application: Sendable {
             stories = RemoteStories(client: writer)
             signIn = .remote(issuer: appview)
         } else {
-            // XRPC answers to outside clients carry image URLs on the origin they asked on.
-            let backend = try EmbeddedBackend(
-                dataDirectory: configuration.dataDirectory, clock: clock,
-                origin: ownOrigin)
+            // The authorization server knows the household's accounts from the backend's store, and the backend
+            // knows who a request acts for from the authorization server: the store is opened first, then each.
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            let store = try BackendStore(path: configuration.dataDirectory + "/backend.sqlite")
             var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             authConfiguration.clientAddress = { $0.clientAddress }
             let authServer = try AuthServer(
-                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: backend.store),
+                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: store),
                 sealingKey: dataKey, clock: clock,
                 renderSignIn: { page in
                     pages.standalone("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status))
                         ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
                 })
-            backend.setAuthenticator(AuthServerViewers(authServer: authServer))
+            // XRPC answers to outside clients carry image URLs on the origin they asked on.
+            let backend = try EmbeddedBackend(
+                dataDirectory: configuration.dataDirectory, store: store, clock: clock,
+                authenticator: AuthServerViewers(authServer: authServer), origin: ownOrigin)
             self.backend = backend
             self.authServer = authServer
             household = EmbeddedHousehold(
@@ -227,6 +230,13 @@ public final class Application: Sendable {
     public func addressesForOtherDevices() -> [String] {
         guard configuration.canonicalOrigin == nil, ["0.0.0.0", "::"].contains(configuration.host) else { return [] }
         return MachineAddresses.current().filter { !$0.isLoopback }.map { "http://\($0.urlHost):\(loopback.port ?? 0)" }
+    }
+
+    /// What to tell a person whose server only this machine can reach (bound to loopback, no public URL): how to
+    /// let the household's phones in. Nil when other devices can already reach it.
+    public func reachabilityHint() -> String? {
+        guard configuration.canonicalOrigin == nil, ["127.0.0.1", "::1", "localhost"].contains(configuration.host) else { return nil }
+        return "only this machine can open it; `--host 0.0.0.0` lets the phones on your network in"
     }
 
     /// The origin this server is reached at from its own machine, or the configured public URL.

@@ -71,6 +71,7 @@ extension Command {
         }
         print("grain-stories is serving on \(app.publicURL)")
         for url in app.addressesForOtherDevices() { print("  from other devices: \(url)") }
+        if let hint = app.reachabilityHint() { print("  \(hint)") }
         // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
         // for the port of `--port 0`) sees this line when it happens.
         fflush(nil)

@@ -188,8 +188,7 @@ struct ChallengingAuthenticator: ViewerAuthenticator {
 struct NonceChallengeTests {
     @Test("a write whose proof lacks the required nonce gets 401 with the DPoP challenge and the nonce")
     func challenge() async throws {
-        let f = try BackendFixture()
-        f.backend.setAuthenticator(ChallengingAuthenticator())
+        let f = try BackendFixture(authenticator: ChallengingAuthenticator())
         let response = await f.router.respond(
             to: Request(
                 method: .post, path: "/xrpc/dev.hatk.createRecord", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))

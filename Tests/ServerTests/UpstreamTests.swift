@@ -18,6 +18,20 @@ struct UpstreamTests {
         #expect(try await front.get("/xrpc/social.grain.unspecced.getStoryAuthors").status == 404)
     }
 
+    @Test("the CSP lets forms lead to exactly our own origin and the configured authorization server, nothing wider")
+    func formActionNamesExactlyTheAuthorizationServer() async throws {
+        func formAction(_ live: LiveApp) async throws -> String? {
+            let policy = try #require(try await live.get("/login").headers["Content-Security-Policy"])
+            return policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("form-action ") }
+        }
+        let remote = try await LiveApp(demo: false, appview: URL(string: "https://hatk.example:8443/")!, upstreamTimeout: 2)
+        defer { Task { await remote.stop() } }
+        #expect(try await formAction(remote) == "form-action 'self' https://hatk.example:8443")
+        let embedded = try await LiveApp()
+        defer { Task { await embedded.stop() } }
+        #expect(try await formAction(embedded) == "form-action 'self'")
+    }
+
     @Test("an unreachable upstream gives a clear 502 page with a retry link, and the server stays up")
     func upstreamDown() async throws {
         let front = try await LiveApp(demo: false, appview: URL(string: "http://127.0.0.1:9")!, upstreamTimeout: 2)

@@ -1,5 +1,6 @@
 import Foundation
 public import Imaging
+import Logging
 public import Places
 import Synchronization
 
@@ -13,14 +14,18 @@ public protocol Geocoding: Sendable {
 /// only shows stories never pays for it.
 public final class OfflineGeocoder: Geocoding {
     let path: String
-    private let index = Mutex<PlaceIndex?>(nil)
+    /// The table once a load was tried: a broken one is reported once and not read again at every photo.
+    private let index = Mutex<Result<PlaceIndex, PlaceIndexError>?>(nil)
 
     public init(path: String) { self.path = path }
 
     public func label(for position: GPSCoordinate) async -> PlaceLabel? {
         let loaded: PlaceIndex? = index.withLock { index in
-            if index == nil { index = try? PlaceIndex(csvPath: path) }
-            return index
+            if index == nil {
+                index = Result { () throws(PlaceIndexError) in try PlaceIndex(csvPath: path) }
+                if case .failure(let error) = index { log.warning("photos get no place name: \(error)") }
+            }
+            return try? index?.get()
         }
         return loaded?.nearest(latitude: position.latitude, longitude: position.longitude).map(PlaceMapping.label(from:))
     }

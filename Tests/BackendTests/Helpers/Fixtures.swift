@@ -15,13 +15,15 @@ struct BackendFixture {
     let clock: TestClock
     let directory: String
 
-    /// - Parameter blobFileSystem: how blob bytes are written; fault tests pass a disk that fills up.
-    init(blobFileSystem: BlobFileSystem = .system) throws {
+    /// - Parameters:
+    ///   - blobFileSystem: how blob bytes are written; fault tests pass a disk that fills up.
+    ///   - authenticator: who requests act for (by default the test's `X-Test-Viewer` header).
+    init(blobFileSystem: BlobFileSystem = .system, authenticator: any ViewerAuthenticator = HeaderAuthenticator()) throws {
         clock = TestClock(.fixture)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
         backend = try EmbeddedBackend(
-            dataDirectory: directory, clock: { clock.now }, authenticator: HeaderAuthenticator(),
+            dataDirectory: directory, clock: { clock.now }, authenticator: authenticator,
             origin: { _ in "http://stories.test" }, blobFileSystem: blobFileSystem)
         var router = Router()
         backend.register(on: &router)

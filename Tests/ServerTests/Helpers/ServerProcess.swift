@@ -141,6 +141,11 @@ final class ServerProcess {
     /// Signs in to the server's authorization server as atproto's localhost development client (as a third-party
     /// client would) and returns a client and credentials for `dev.hatk.*` writes.
     func signInForWrites(handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
+        try await Self.signInForWrites(base: base, handle: handle, password: password)
+    }
+
+    /// ``signInForWrites(handle:password:)`` against any grain-stories at `base` (an `http://127.0.0.1:<port>`).
+    static func signInForWrites(base: String, handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
         // The server is on loopback, which outbound calls refuse unless its origin is allowed.
         let policy = AddressPolicy.publicOnly.allowing([URL(string: base)!])
         var query = URLComponents()
