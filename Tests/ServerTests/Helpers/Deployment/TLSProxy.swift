@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A certificate authority of the test's own and a certificate for one name, made with openssl, and a Chromium
 /// home whose NSS database trusts that authority, so the browser sees the proxied site as a secure origin with
@@ -49,6 +50,7 @@ final class NginxProxy {
     init(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates, directory: String) async throws {
         self.port = port
         let prefix = directory + "/nginx"
+        let site = try DeployGuide.nginxSite(name: name, port: port, upstream: upstream, certificates: certificates)
         // Workers run as nobody: they need to write request bodies (photos) to these.
         for temporary in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
             try FileManager.default.createDirectory(
@@ -67,21 +69,7 @@ final class NginxProxy {
                 fastcgi_temp_path \(prefix)/fastcgi;
                 uwsgi_temp_path \(prefix)/uwsgi;
                 scgi_temp_path \(prefix)/scgi;
-                client_max_body_size 30m;
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    server_name \(name);
-                    ssl_certificate \(certificates.certificatePath);
-                    ssl_certificate_key \(certificates.keyPath);
-                    location / {
-                        proxy_pass http://127.0.0.1:\(upstream);
-                        proxy_http_version 1.1;
-                        proxy_set_header Host $http_host;
-                        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-                        proxy_set_header X-Forwarded-Proto $scheme;
-                        proxy_set_header X-Forwarded-Host $http_host;
-                    }
-                }
+            \(site)
             }
             """
         try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
@@ -120,20 +108,6 @@ final class CaddyProxy {
     let process: ChildProcess
     let port: UInt16
 
-    /// The site block, as a household writes it for its domain (plus the test's certificate and bind address).
-    static func site(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates) -> String {
-        """
-        https://\(name):\(port) {
-            bind 127.0.0.1
-            tls \(certificates.certificatePath) \(certificates.keyPath)
-            request_body {
-                max_size 30MB
-            }
-            reverse_proxy 127.0.0.1:\(upstream)
-        }
-        """
-    }
-
     init(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates, directory: String) async throws {
         self.port = port
         let prefix = directory + "/caddy"
@@ -145,7 +119,7 @@ final class CaddyProxy {
                 skip_install_trust
                 storage file_system \(prefix)/data
             }
-            \(Self.site(name: name, port: port, upstream: upstream, certificates: certificates))
+            \(try DeployGuide.caddySite(name: name, port: port, upstream: upstream, certificates: certificates))
             """
         try configuration.write(toFile: prefix + "/Caddyfile", atomically: true, encoding: .utf8)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/caddy") else {
@@ -174,4 +148,51 @@ final class CaddyProxy {
     }
 
     func stop() { process.stop() }
+}
+
+/// The proxy configurations docs/deploy.md gives a household, read from the guide itself so that the suite runs
+/// exactly what it says: only the domain, the certificate, the listening address and the server's port are put in
+/// for the test's. A guide edited so that one of those lines is no longer there fails the suite instead of drifting.
+enum DeployGuide {
+    static func block(_ language: String) throws -> String {
+        let guide = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/deploy.md"), encoding: .utf8)
+        guard let start = guide.range(of: "```\(language)\n"), let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex)
+        else { throw DeploymentFailure("docs/deploy.md has no ```\(language) block") }
+        return String(guide[start.upperBound..<end.lowerBound])
+    }
+
+    /// `text` with each `(what the guide says, what the test uses)` replaced; every one must be there.
+    static func replacing(_ text: String, _ replacements: [(String, String)], in language: String) throws -> String {
+        var result = text
+        for (from, to) in replacements {
+            guard result.contains(from) else { throw DeploymentFailure("the ```\(language) block of docs/deploy.md no longer has `\(from)`") }
+            result = result.replacingOccurrences(of: from, with: to)
+        }
+        return result
+    }
+
+    /// The guide's nginx `server` block for `name` on 127.0.0.1:`port`, proxied to 127.0.0.1:`upstream`.
+    static func nginxSite(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates) throws -> String {
+        try replacing(
+            try block("nginx"),
+            [
+                ("listen 443 ssl;", "listen 127.0.0.1:\(port) ssl;"), ("server_name stories.example;", "server_name \(name);"),
+                ("/etc/letsencrypt/live/stories.example/fullchain.pem", certificates.certificatePath),
+                ("/etc/letsencrypt/live/stories.example/privkey.pem", certificates.keyPath),
+                ("http://127.0.0.1:8080;", "http://127.0.0.1:\(upstream);"),
+            ], in: "nginx")
+    }
+
+    /// The guide's Caddy site for `name` on 127.0.0.1:`port` with the test's certificate instead of an ACME one.
+    static func caddySite(name: String, port: UInt16, upstream: UInt16, certificates: TestCertificates) throws -> String {
+        try replacing(
+            try block("caddyfile"),
+            [
+                (
+                    "stories.example {",
+                    "https://\(name):\(port) {\n    bind 127.0.0.1\n    tls \(certificates.certificatePath) \(certificates.keyPath)"
+                ),
+                ("reverse_proxy 127.0.0.1:8080", "reverse_proxy 127.0.0.1:\(upstream)"),
+            ], in: "caddyfile")
+    }
 }
