@@ -20,6 +20,31 @@ struct CommandLineTests {
         #expect(c.appview?.absoluteString == "https://grain.social")
     }
 
+    @Test("--trusted-proxy and --allowed-host take lists, replace the defaults, and refuse what is not an address or a name")
+    func proxiesAndHosts() throws {
+        guard case .serve(let defaults) = try Command.parse(["serve"]) else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(defaults.trustedProxies == ["127.0.0.0/8", "::1/128"], "loopback is the default proxy")
+        #expect(defaults.allowedHosts.isEmpty)
+        guard
+            case .serve(let c) = try Command.parse([
+                "serve", "--trusted-proxy", "10.0.0.5,192.168.1.0/24", "--allowed-host", "stories.lan,192.168.1.20",
+            ])
+        else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(c.trustedProxies == ["10.0.0.5", "192.168.1.0/24"])
+        #expect(c.allowedHosts == ["stories.lan", "192.168.1.20"])
+        for args in [
+            ["serve", "--trusted-proxy", "not-an-address"], ["serve", "--trusted-proxy", "10.0.0.0/99"], ["serve", "--allowed-host", "a b"],
+        ] {
+            #expect(throws: Command.UsageError.self, "\(args)") { try Command.parse(args) }
+        }
+    }
+
     @Test("bad arguments give a usage error naming the problem")
     func badArguments() {
         for args in [["serve", "--port", "http"], ["serve", "--bogus"], ["launch"], ["serve", "--appview", "ftp://x"], ["serve", "--data"]] {
