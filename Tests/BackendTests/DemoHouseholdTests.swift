@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import Imaging
 import Lexicon
 import TestSupport
 import Testing
@@ -42,6 +43,10 @@ struct DemoHouseholdTests {
         }
         #expect(ratios.count >= 5, "aspect ratios vary: \(ratios)")
         #expect(located >= 2)
+        // Photos at a phone's size, both ways round, fitted to the 2000 px the upload pipeline makes too.
+        let sizes = ratios.map { $0.split(separator: "x").compactMap { Int($0) } }
+        #expect(sizes.contains { $0[0] == 2000 && $0[1] < 2000 }, "a landscape photo at a phone's size: \(ratios)")
+        #expect(sizes.contains { $0[1] == 2000 && $0[0] < 2000 }, "a portrait photo at a phone's size: \(ratios)")
     }
 
     @Test("the demo includes a story older than 24 hours that the strip does not show")
@@ -90,5 +95,29 @@ struct DemoMemoriesTests {
         let afterMidnight = UTCTime(iso8601: "2026-12-01T00:30:00.000Z")!
         let shot = DemoHousehold.Shot(file: "x", hoursAgo: 2, yearsAgo: 2)
         #expect(DemoHousehold.createdAt(shot, now: afterMidnight).iso8601 == "2024-12-01T00:00:00.000Z")
+    }
+}
+
+struct DemoPhotoPreparationTests {
+    @Test("a shot is made once and then read back from .prepared, byte for byte, at the size it was made")
+    func preparedOnce() throws {
+        let photos = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: photos) }
+        try FileManager.default.copyItem(atPath: demoPhotos + "/seeding.jpg", toPath: photos + "/seeding.jpg")
+        let shot = DemoHousehold.Shot(file: "seeding.jpg", crop: (0.05, 0.0, 0.32, 1.0), hoursAgo: 1)
+        let made = try DemoHousehold.prepared(shot, from: photos, maxEdge: 2000)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: photos + "/.prepared")
+        #expect(kept.count == 1, "one file per shot, no temporary left: \(kept)")
+        let info = try Imaging.readInfo(made)
+        #expect(info.height == 2000 && info.width < 2000, "a portrait crop fitted to 2000 px: \(info.width)x\(info.height)")
+        // The kept file is what the next seeding publishes: change it and the change comes back.
+        var marked = made
+        marked.append(0xD9)
+        try Data(marked).write(to: URL(fileURLWithPath: photos + "/.prepared/" + kept[0]))
+        #expect(try DemoHousehold.prepared(shot, from: photos, maxEdge: 2000) == marked)
+        // Another bound is another file.
+        _ = try DemoHousehold.prepared(shot, from: photos, maxEdge: 512)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: photos + "/.prepared").count == 2)
     }
 }

@@ -41,15 +41,16 @@ public enum DemoHousehold {
         name: "Liberty Island", cell: "8a2a1072b59ffff",
         address: Address(country: "US", region: "New York", locality: "New York", name: "Liberty Island"))
 
-    /// The photo files, from scikit-image's sample data (public domain or CC0; see docs/demo-photos.md).
+    /// The photo files: scikit-image's sample data (public domain or CC0) and `seeding.jpg`, a 16-megapixel landscape
+    /// (CC0) cropped to a phone's portrait and landscape shapes; see docs/demo-photos.md.
     static let members: [Member] = [
         Member(
             name: "maya", displayName: "Maya Costa",
             avatar: Shot(file: "astronaut.png", crop: (0.30, 0.02, 0.42, 0.42), hoursAgo: 0),
             shots: [
                 Shot(file: "rocket.jpg", hoursAgo: 22.5, place: liberty),
-                Shot(file: "astronaut.png", crop: (0.05, 0.0, 0.75, 1.0), hoursAgo: 9),
-                // Portrait, after the astronaut: the kiosk pairs the two on a landscape screen.
+                Shot(file: "seeding.jpg", crop: (0.05, 0.0, 0.32, 1.0), hoursAgo: 9),
+                // Portrait, after the one before: the kiosk pairs the two on a landscape screen.
                 Shot(file: "hubble_deep_field.jpg", crop: (0.3, 0.0, 0.45, 1.0), hoursAgo: 3.2),
                 Shot(file: "coffee.png", crop: (0.25, 0.0, 0.40, 1.0), hoursAgo: 0.6, place: lisbon),
                 Shot(file: "chelsea.png", crop: (0.0, 0.0, 0.6, 1.0), hoursAgo: 2, place: sintra, yearsAgo: 1),
@@ -60,7 +61,7 @@ public enum DemoHousehold {
             avatar: Shot(file: "coffee.png", crop: (0.20, 0.05, 0.60, 0.90), hoursAgo: 0),
             shots: [
                 Shot(file: "coffee.png", hoursAgo: 30, place: lisbon),  // older than a day: must not show
-                Shot(file: "camera.png", hoursAgo: 14, place: sintra),
+                Shot(file: "seeding.jpg", hoursAgo: 14, place: sintra),
                 Shot(file: "retina.jpg", crop: (0.0, 0.2, 1.0, 0.56), hoursAgo: 5.5),
                 Shot(file: "chelsea.png", crop: (0.1, 0.0, 0.5, 1.0), hoursAgo: 1.5),
             ]),
@@ -68,7 +69,7 @@ public enum DemoHousehold {
             name: "ines", displayName: "Inês",
             avatar: Shot(file: "chelsea.png", crop: (0.45, 0.0, 0.45, 0.68), hoursAgo: 0),
             shots: [
-                Shot(file: "chelsea.png", hoursAgo: 11, place: sintra),
+                Shot(file: "seeding.jpg", crop: (0.60, 0.0, 0.32, 1.0), hoursAgo: 11, place: sintra),
                 Shot(file: "hubble_deep_field.jpg", crop: (0.0, 0.3, 1.0, 0.5), hoursAgo: 2.1),
                 Shot(file: "astronaut.png", crop: (0.1, 0.0, 0.6, 1.0), hoursAgo: 3, place: liberty, yearsAgo: 2),
             ]),
@@ -163,15 +164,41 @@ public enum DemoHousehold {
         return UTCTime(iso8601: String(format: "%04d", year - years) + rest) ?? now
     }
 
-    /// Decodes, crops, fits and re-encodes a photo as JPEG, then stores it as a blob of `did`.
+    /// Decodes, crops, fits and re-encodes a photo as JPEG (or takes the one made before), then stores it as a blob
+    /// of `did`.
     private static func publish(
         _ shot: Shot, from photos: String, maxEdge: Int, for did: DID, in backend: EmbeddedBackend, now: UTCTime
     )
         throws -> (ref: BlobRef, width: Int, height: Int)
     {
+        let jpeg = try prepared(shot, from: photos, maxEdge: maxEdge)
+        let info = try Imaging.readInfo(jpeg)
+        let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
+        try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
+        return (BlobRef(cid: blob.cid, mimeType: blob.mimeType, size: blob.size), info.width, info.height)
+    }
+
+    /// Changes whenever ``prepared(_:from:maxEdge:)`` would make other bytes, so none made before is taken.
+    static let preparedRecipe = 1
+
+    /// The shot as the JPEG the demo publishes. Each is kept beside the photos once made (`.prepared/`), since every
+    /// seeding makes the same bytes and a phone-sized photo takes seconds in a debug build; a folder that cannot be
+    /// written only means making it again next time.
+    static func prepared(_ shot: Shot, from photos: String, maxEdge: Int) throws -> [UInt8] {
+        let crop = shot.crop ?? (0, 0, 1, 1)
+        // Named by everything the bytes depend on: the source (by its size), the crop, the bound and this recipe.
+        let size = (try? FileManager.default.attributesOfItem(atPath: photos + "/" + shot.file)[.size] as? Int) ?? 0
+        let name = "v\(preparedRecipe)-\(shot.file)-\(size)-\(crop.x)-\(crop.y)-\(crop.width)-\(crop.height)-\(maxEdge).jpg"
+        let folder = photos + "/.prepared"
+        if let kept = FileManager.default.contents(atPath: folder + "/" + name) { return [UInt8](kept) }
         let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photos + "/" + shot.file)))
-        var image = try Imaging.decode(source)
-        if let crop = shot.crop {
+        // A phone-sized JPEG is decoded at the smallest DCT scale its crop still fills `maxEdge` from.
+        let info = try Imaging.readInfo(source)
+        let fitted = Imaging.fittedSize(
+            width: Int(Double(info.width) * crop.width), height: Int(Double(info.height) * crop.height), maxWidth: maxEdge, maxHeight: maxEdge)
+        var image = try Imaging.decode(
+            source, atLeast: (Int((Double(fitted.width) / crop.width).rounded(.up)), Int((Double(fitted.height) / crop.height).rounded(.up))))
+        if shot.crop != nil {
             image = image.cropped(
                 x: Int(Double(image.width) * crop.x), y: Int(Double(image.height) * crop.y),
                 width: max(1, Int(Double(image.width) * crop.width)),
@@ -179,8 +206,13 @@ public enum DemoHousehold {
         }
         image = image.resizedToFit(maxWidth: maxEdge, maxHeight: maxEdge)
         let jpeg = try Imaging.encodeJPEG(image, quality: 88)
-        let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
-        try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
-        return (BlobRef(cid: blob.cid, mimeType: blob.mimeType, size: blob.size), image.width, image.height)
+        // Written whole under a name of its own, then renamed: seedings running side by side never read half a file.
+        let temporary = folder + "/.\(name).\(UUID().uuidString)"
+        if (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+            FileManager.default.createFile(atPath: temporary, contents: Data(jpeg))
+        {
+            if rename(temporary, folder + "/" + name) != 0 { try? FileManager.default.removeItem(atPath: temporary) }
+        }
+        return jpeg
     }
 }
