@@ -59,8 +59,12 @@ public struct Front: Sendable {
         let visibility = Visibility(labels: labels)
         let keeper = SeenKeeper(
             local: seen,
-            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { uris, session in
-                try await writer.markStoriesViewed(uris, as: try await credentials.credentials(for: session, now: clock()))
+            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { [markViewed = dependencies.markViewed] uris, session in
+                if let markViewed {
+                    try await markViewed(uris, try DID(session.did))
+                } else {
+                    try await writer.markStoriesViewed(uris, as: try await credentials.credentials(for: session, now: clock()))
+                }
             })
         let activity = ActivityCounts()
         // One pool for every image the front makes: uploads and previews share the machine's cores.
@@ -240,6 +244,10 @@ public struct FrontDependencies: Sendable {
     public var sharedSessions: SharedSessions?
     /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
     public var moderation: (any Moderation)?
+    /// Writes Grain's viewed state in this process (the embedded backend, whose reads are in process too), so that
+    /// serving pages never opens a connection to our own listener; nil sends `markStoriesViewed` to the upstream
+    /// with the member's credentials.
+    public var markViewed: (@Sendable (_ stories: [ATURI], _ viewer: DID) async throws -> Void)?
 
     public init(
         pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,

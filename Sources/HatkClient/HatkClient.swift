@@ -27,10 +27,12 @@ public final class HatkClient: XRPCReads {
     ///   - policy: which addresses calls may connect to. Public ones only by default: a hatk on loopback or the
     ///     LAN (the embedded backend) needs its origin in the allowance.
     ///   - observe: told of every call's method, time and outcome; nil for nobody.
+    ///   - keepsConnectionsOpen: false closes each connection once its answer is in: for the embedded backend on the
+    ///     server's own listener, which is called only to write, so the server holds no connection to itself.
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil
+        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil, keepsConnectionsOpen: Bool = true
     ) {
         self.observe = observe
         cache = ReadCache(ttl: cacheTTL)
@@ -39,7 +41,9 @@ public final class HatkClient: XRPCReads {
         self.clock = clock
         self.timeout = .seconds(timeout)
         // No cookie engine and no redirects: the client sends exactly what each call says.
-        http = OutboundHTTP(policy: policy)
+        var configuration = OutboundHTTP.Configuration(policy: policy)
+        configuration.keepsConnectionsOpen = keepsConnectionsOpen
+        http = OutboundHTTP(configuration: configuration)
     }
 
     func read<Output: Decodable>(_ nsid: String, _ parameters: [(String, String)]) async throws(HatkError) -> Output {

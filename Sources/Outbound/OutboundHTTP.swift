@@ -20,6 +20,9 @@ public final class OutboundHTTP: Sendable {
         public var idleHandles: Int = 8
         /// Idle connections kept open for reuse (curl's connection cache).
         public var cachedConnections: Int = 16
+        /// Whether a connection stays open for the next request; false closes each one once its answer is in (for
+        /// calls to the server's own listener, so that it holds no connection to itself while it serves).
+        public var keepsConnectionsOpen = true
 
         /// The defaults above with `policy`.
         public init(policy: AddressPolicy = .publicOnly) {
@@ -51,7 +54,7 @@ public final class OutboundHTTP: Sendable {
     public func send(_ request: OutboundRequest) async throws(OutboundError) -> OutboundResponse {
         let transfer = try Transfer(
             request, policy: configuration.policy, maximumBodySize: configuration.maximumBodySize,
-            connectTimeout: configuration.connectTimeout)
+            connectTimeout: configuration.connectTimeout, keepsConnectionOpen: configuration.keepsConnectionsOpen)
         guard let loop else {
             throw OutboundError(.connectionFailed, host: transfer.url.origin.host, detail: "libcurl failed to start")
         }

@@ -27,6 +27,7 @@ extension Transfer {
             // No proxy from the environment: the address check would then only ever see the proxy's address.
             ccurl_easy_setopt_pointer(handle, CURLOPT_PROXY, ""),
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
+            ccurl_easy_setopt_long(handle, CURLOPT_FORBID_REUSE, keepsConnectionOpen ? 0 : 1),
             ccurl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout)),
             ccurl_easy_setopt_long(
                 handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(connectTimeout, request.timeout))),

@@ -13,6 +13,8 @@ final class Transfer: @unchecked Sendable {
     let checksAddresses: Bool
     let maximumBodySize: Int
     let connectTimeout: Duration
+    /// False closes the connection once the answer is in (CURLOPT_FORBID_REUSE).
+    let keepsConnectionOpen: Bool
     /// Set by the caller's cancellation handler, read by the loop.
     let cancelled = Atomic<Bool>(false)
     var continuation: CheckedContinuation<Outcome, Never>?
@@ -29,7 +31,8 @@ final class Transfer: @unchecked Sendable {
     var refusal: (address: IPAddress, category: AddressCategory)?
 
     init(
-        _ request: OutboundRequest, policy: AddressPolicy, maximumBodySize: Int, connectTimeout: Duration
+        _ request: OutboundRequest, policy: AddressPolicy, maximumBodySize: Int, connectTimeout: Duration,
+        keepsConnectionOpen: Bool = true
     )
         throws(OutboundError)
     {
@@ -56,6 +59,7 @@ final class Transfer: @unchecked Sendable {
         checksAddresses = !policy.allows(url.origin)
         self.maximumBodySize = maximumBodySize
         self.connectTimeout = connectTimeout
+        self.keepsConnectionOpen = keepsConnectionOpen
         headerList = lines.reduce(nil) { list, line in curl_slist_append(list, line) }
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(to: 0)

@@ -96,7 +96,7 @@ public final class Application: Sendable {
         let writer = HatkClient(
             baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
             cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
-            observe: RequestMetrics(metrics: metrics).upstreamCall)
+            observe: RequestMetrics(metrics: metrics).upstreamCall, keepsConnectionsOpen: configuration.appview != nil)
 
         var household: (any HouseholdDirectory)?
         var moderation: (any Moderation)?
@@ -169,6 +169,11 @@ public final class Application: Sendable {
             settings: settings, clock: clock, moderation: moderation,
             sharedSessions: sharedSessions)
         dependencies.probes = health
+        if let backend {
+            dependencies.markViewed = { [store = backend.store] stories, viewer in
+                try store.markViewed(stories.map(\.description), by: viewer, now: clock())
+            }
+        }
         front = try Front(dependencies)
 
         var router = Router()

@@ -124,6 +124,28 @@ struct OutboundLiveTests {
         #expect(server.connections == 1)
     }
 
+    @Test("a client that keeps no connection open makes one per request and closes it when the answer is in")
+    func noKeptConnection() async throws {
+        let server = try RawHTTPServer { request in .init(body: Array(request.target.utf8)) }
+        defer { server.stop() }
+        var configuration = OutboundHTTP.Configuration(policy: AddressPolicy.publicOnly.allowing([server.url]))
+        configuration.keepsConnectionsOpen = false
+        let client = OutboundHTTP(configuration: configuration)
+        for index in 0..<3 {
+            let response = try await client.send(OutboundRequest(url: server.url.appendingPathComponent("n\(index)")))
+            #expect(String(decoding: response.body, as: UTF8.self) == "/n\(index)")
+            // The server sees the client's end close once the answer is in, not when the client goes away.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.endedConnections < index + 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(server.endedConnections == index + 1, "connection \(index) still open after its answer")
+        }
+        #expect(server.connections == 3)
+        // A client that keeps its connections still makes one for all its requests.
+        let keeping = self.client(allowing: server)
+        for index in 0..<3 { _ = try await keeping.send(OutboundRequest(url: server.url.appendingPathComponent("k\(index)"))) }
+        #expect(server.connections == 4)
+    }
+
     @Test("method, headers and a binary body go out as given; response headers are found in any case")
     func roundTrip() async throws {
         let server = try RawHTTPServer { request in

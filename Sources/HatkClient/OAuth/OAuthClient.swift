@@ -52,6 +52,8 @@ public final class OAuthClient: Sendable {
         var configuration = OutboundHTTP.Configuration(policy: policy)
         // Metadata and token answers are small; the reference clients cap them at 512 KB.
         configuration.maximumBodySize = 512 * 1024
+        // The embedded server is reached on our own listener: no connection to ourselves stays open after a sign-in.
+        configuration.keepsConnectionsOpen = transport == nil
         http = OutboundHTTP(configuration: configuration)
     }
 

@@ -29,6 +29,8 @@ final class RawHTTPServer: Sendable {
     /// Shared with the connection threads.
     private final class Log: Sendable {
         let connections = Atomic<Int>(0)
+        /// Connections whose client end was closed (or that failed).
+        let ended = Atomic<Int>(0)
         let requests = Mutex<[Received]>([])
         /// Signalled when the accept thread has returned, so the listener is only closed after it.
         let acceptEnded = DispatchSemaphore(value: 0)
@@ -40,6 +42,8 @@ final class RawHTTPServer: Sendable {
 
     /// Connections accepted so far.
     var connections: Int { log.connections.load(ordering: .relaxed) }
+    /// Connections accepted and since ended.
+    var endedConnections: Int { log.ended.load(ordering: .relaxed) }
     var requests: [Received] { log.requests.withLock { $0 } }
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -79,7 +83,10 @@ final class RawHTTPServer: Sendable {
     }
 
     private static func serve(_ fd: Int32, respond: @Sendable (Received) -> Reply, log: Log) {
-        defer { close(fd) }
+        defer {
+            close(fd)
+            log.ended.add(1, ordering: .relaxed)
+        }
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
