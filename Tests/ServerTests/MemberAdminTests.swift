@@ -120,6 +120,49 @@ struct MemberAdminTests {
         await live.stop()
     }
 
+    @Test("every users command run from another folder works on the data, key and templates the configuration file names")
+    func commandsReadTheConfigurationFile() throws {
+        // setup: a configuration file as the package ships it, named by GRAIN_STORIES_CONFIG, and a working folder
+        // that holds nothing of the household (so ./data, ./Templates and the default key folder are all wrong)
+        let root = TemporaryDirectory("users-config")
+        defer { root.remove() }
+        let data = root.path + "/var/lib/grain-stories"
+        let config = root.path + "/grain-stories.conf"
+        let text = """
+            data = \(data)
+            key-dir = \(root.path)/var/lib/grain-stories-keys
+            templates = \(repositoryRoot.appendingPathComponent("Templates").path)
+            public = \(repositoryRoot.appendingPathComponent("Public").path)
+            handle-domain = family.test
+            """
+        #expect(FileManager.default.createFile(atPath: config, contents: Data(text.utf8)))
+        let elsewhere = root.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        func users(_ words: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+            try ServerProcess.run(["users"] + words, input: input, environment: ["GRAIN_STORIES_CONFIG": config], directory: elsewhere)
+        }
+
+        // act
+        let maya = try users(["add", "maya", "--password-stdin"], input: "a household password\n")
+        let jonas = try users(["add", "jonas", "--password-stdin"], input: "jonas's password\n")
+        let disable = try users(["disable", "jonas"])
+        let quota = try users(["quota", "jonas", "2G"])
+        let list = try users(["list"])
+
+        // validate
+        #expect(maya.status == 0 && jonas.status == 0, "\(maya.output)\n\(jonas.output)")
+        #expect(disable.status == 0 && disable.output.contains("@jonas.family.test is disabled"), "\(disable.output)")
+        #expect(quota.status == 0, "\(quota.output)")
+        #expect(list.status == 0, "\(list.output)")
+        let lines = list.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("maya.family.test") && $0.contains("owner") }, "\(list.output)")
+        #expect(lines.contains { $0.hasPrefix("jonas.family.test") && $0.contains("disabled") && $0.contains("2000000000") }, "\(list.output)")
+        #expect(FileManager.default.fileExists(atPath: data + "/backend.sqlite"))
+        let keys = try FileManager.default.contentsOfDirectory(atPath: root.path + "/var/lib/grain-stories-keys")
+        #expect(keys.contains { $0.hasSuffix(".key") }, "the key is where the file says: \(keys)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "nothing was made in the working folder")
+    }
+
     @Test("grain-stories users list, disable, quota, reset-password and enable work on the data directory")
     func commandLine() async throws {
         // setup: an owner and a member made with `users add`
