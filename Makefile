@@ -80,7 +80,7 @@ DEB_DIR := .build/deb
 deb: deps places-data
 	$(call apt_install,$(DEB_PACKAGES))
 	$(SWIFT) build -c release --static-swift-stdlib --product grain-stories
-	bash Packaging/build-deb.sh .build/release/grain-stories $(PLACES_CSV) $(DEB_DIR)
+	bash Packaging/build-deb.sh .build/release/grain-stories $(PLACES_CSV) $(PLACE_NAMES_CSV) $(DEB_DIR)
 
 deb-test: deb test-deps
 	bash Tests/Packaging/install_test.sh $(DEB_DIR)/grain-stories_*.deb

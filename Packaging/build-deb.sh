@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `make deb`: builds .build/deb/grain-stories_<version>_<arch>.deb with dpkg-deb from a release binary built with
 # --static-swift-stdlib (so the only run-time dependencies are Debian libraries), Templates/, Public/, the place
-# table, the systemd units and the configuration file in Packaging/debian/.
+# tables (reverse lookups and the create form's place search), the systemd units and the configuration file in
+# Packaging/debian/.
 #
-# Usage: build-deb.sh BINARY PLACES_CSV OUTPUT_DIR
+# Usage: build-deb.sh BINARY PLACES_CSV PLACE_NAMES_CSV OUTPUT_DIR
 # Depends: is worked out from the binary by dpkg-shlibdeps: the package of each shared library it needs, at the
 # lowest version that has the symbols it uses.
 set -euo pipefail
-BIN=$1 PLACES=$2 OUT=$3
+BIN=$1 PLACES=$2 PLACE_NAMES=$3 OUT=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 for tool in dpkg-deb dpkg-shlibdeps; do
@@ -15,6 +16,7 @@ for tool in dpkg-deb dpkg-shlibdeps; do
 done
 [ -x "$BIN" ] || { echo "build-deb: no binary at $BIN" >&2; exit 1; }
 [ -r "$PLACES" ] || { echo "build-deb: no place table at $PLACES (make places-data)" >&2; exit 1; }
+[ -r "$PLACE_NAMES" ] || { echo "build-deb: no place search table at $PLACE_NAMES (make places-data)" >&2; exit 1; }
 
 ARCH=$(dpkg --print-architecture)
 # A version that sorts by commit time: 0.1.0~git<date>.<commit>, or 0.1.0 outside git.
@@ -26,6 +28,7 @@ install -D -m 0755 "$BIN" "$STAGE/usr/bin/grain-stories"
 mkdir -p "$STAGE/usr/share/grain-stories"
 cp -R "$ROOT/Templates" "$ROOT/Public" "$STAGE/usr/share/grain-stories/"
 install -D -m 0644 "$PLACES" "$STAGE/usr/share/grain-stories/places/cities1000.csv"
+install -D -m 0644 "$PLACE_NAMES" "$STAGE/usr/share/grain-stories/places/place-names.csv"
 D="$HERE/debian"
 for unit in grain-stories.service grain-stories-backup.service grain-stories-backup.timer; do
   install -D -m 0644 "$D/$unit" "$STAGE/lib/systemd/system/$unit"

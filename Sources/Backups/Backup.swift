@@ -8,7 +8,8 @@ import Storage
 /// Backups of a data directory while the server keeps serving: each database through SQLite's online backup API (a
 /// consistent snapshot, writers not blocked), the small files, every blob file hard-linked (or copied across
 /// filesystems), then `manifest.json` with versions, row counts and checksums. The folder is built under a
-/// temporary name and renamed into place at the end, so a backup that exists is a finished one.
+/// temporary name and renamed into place at the end, so a backup that exists is a finished one; what a killed run
+/// left under such a name is removed by the next backup into the same folder (`BackupStaging`).
 public enum Backup {
     /// Backs up `dataDirectory` into `destination`, which must not exist or be an empty folder.
     /// - Parameters:
@@ -24,10 +25,12 @@ public enum Backup {
         guard Files.isMissingOrEmpty(destination) else {
             throw BackupError(.notEmpty, "\(destination) already exists and is not empty; back up into a new folder")
         }
-        let staging = destination + ".partial-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let building = try BackupStaging(for: destination)
+        let staging = building.path
+        defer { withExtendedLifetime(building) {} }
         do {
             let manifest = try fill(staging, from: dataDirectory, layout: layout, binaryVersion: binaryVersion, now: now)
+            try building.unmark()
             if Files.exists(destination) { rmdir(destination) }
             guard rename(staging, destination) == 0 else { throw Files.failure("rename the finished backup to", destination) }
             Files.syncDirectory((destination as NSString).deletingLastPathComponent)

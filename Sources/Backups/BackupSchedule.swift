@@ -64,7 +64,7 @@ public struct BackupRotation: Sendable {
     /// Finished backups (those with a manifest), oldest first.
     public func backups() -> [String] {
         Files.names(in: directory).filter {
-            $0.hasPrefix(Self.prefix) && !$0.contains(".partial-") && Files.exists(directory + "/" + $0 + "/" + BackupManifest.fileName)
+            $0.hasPrefix(Self.prefix) && !$0.contains(BackupStaging.infix) && Files.exists(directory + "/" + $0 + "/" + BackupManifest.fileName)
         }
     }
 
@@ -89,19 +89,14 @@ public struct BackupRotation: Sendable {
         return (folder, manifest)
     }
 
-    /// Removes the oldest finished backups beyond `keep`, and leftovers of interrupted ones older than a day.
+    /// Removes the oldest finished backups beyond `keep`. (What interrupted ones left, each new backup removes.)
     /// - Returns: the folders removed.
     @discardableResult
-    public func prune(now: Date = Date()) -> [String] {
+    public func prune() -> [String] {
         var removed: [String] = []
         let finished = backups()
         for name in finished.dropLast(keep) {
             if (try? FileManager.default.removeItem(atPath: directory + "/" + name)) != nil { removed.append(name) }
-        }
-        for name in Files.names(in: directory) where name.hasPrefix(Self.prefix) && name.contains(".partial-") {
-            let path = directory + "/" + name
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? now
-            if now.timeIntervalSince(modified) > 86400, (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(name) }
         }
         if !removed.isEmpty { log.info("removed old backups: \(removed.joined(separator: ", "))") }
         return removed

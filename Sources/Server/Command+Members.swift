@@ -5,36 +5,26 @@ import Foundation
 /// `grain-stories users list|disable|enable|remove|restore|quota|reset-password`: the owner's administration of
 /// members from the command line, through the same `MemberAdministration` as the `/admin` page.
 extension Command {
-    public struct MembersCommand: Sendable, Equatable {
+    public struct MembersCommand: Sendable {
         public enum Action: Sendable, Equatable {
             case list
             case change(MemberChange, member: String)
         }
         public var action: Action
-        public var dataDirectory = "./data"
-        public var keyFile: String?
-        public var keyDirectory: String?
-        public var handleDomain = "home.test"
+        /// The data and the key: serve's configuration file and environment beneath the command's flags
+        /// (`parseHousehold`).
+        public var configuration: ServeConfiguration
     }
 
     static let membersUsage =
         "usage: grain-stories users list|disable NAME|enable NAME|remove NAME|restore NAME|reset-password NAME|quota NAME BYTES|none "
-        + "[--data DIR] [--key-dir DIR] [--key-file PATH] [--handle-domain NAME]"
+        + householdUsage
 
-    static func parseMembers(_ arguments: [String]) throws(UsageError) -> MembersCommand {
-        var positional: [String] = []
-        var options: [String: String] = [:]
-        var rest = arguments[...]
-        while let word = rest.popFirst() {
-            guard word.hasPrefix("--") else {
-                positional.append(word)
-                continue
-            }
-            guard ["--data", "--key-dir", "--key-file", "--handle-domain"].contains(word), let value = rest.popFirst() else {
-                throw UsageError(description: "unexpected \(word)\n\(membersUsage)")
-            }
-            options[word] = value
-        }
+    static func parseMembers(
+        _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil
+    ) throws(UsageError) -> MembersCommand {
+        let (configuration, positional) = try parseHousehold(arguments, environment: environment, defaultConfig: defaultConfig)
+        if let flag = positional.first(where: { $0.hasPrefix("--") }) { throw UsageError(description: "unexpected \(flag)\n\(membersUsage)") }
         let action: MembersCommand.Action
         switch (positional.first, positional.count) {
         case ("list", 1): action = .list
@@ -49,18 +39,11 @@ extension Command {
             }
         default: throw UsageError(description: membersUsage)
         }
-        var command = MembersCommand(action: action)
-        command.dataDirectory = options["--data"] ?? command.dataDirectory
-        command.keyFile = options["--key-file"]
-        command.keyDirectory = options["--key-dir"]
-        command.handleDomain = options["--handle-domain"] ?? command.handleDomain
-        return command
+        return MembersCommand(action: action, configuration: configuration)
     }
 
     func members(_ command: MembersCommand) async throws {
-        let configuration = ServeConfiguration.command(
-            data: command.dataDirectory, keyFile: command.keyFile, keyDirectory: command.keyDirectory, handleDomain: command.handleDomain)
-        let app = try Application(configuration: configuration)
+        let app = try Application(configuration: command.configuration)
         guard let administration = app.front.administration else {
             throw UsageError(description: "members live in the embedded backend; this data has none")
         }

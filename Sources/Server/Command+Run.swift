@@ -31,10 +31,6 @@ extension Command {
     }
 
     func addUser(_ command: AddUser) async throws {
-        var configuration = ServeConfiguration.command(
-            data: command.dataDirectory, keyFile: command.keyFile, keyDirectory: command.keyDirectory, handleDomain: command.handleDomain)
-        configuration.templatesDirectory = command.templatesDirectory
-        configuration.publicDirectory = command.publicDirectory
         var password: String?
         if command.passwordFromStdin {
             password = readLine(strippingNewline: true)
@@ -42,7 +38,7 @@ extension Command {
                 throw UsageError(description: "the password on standard input must be at least 8 characters")
             }
         }
-        let app = try Application(configuration: configuration)
+        let app = try Application(configuration: command.configuration)
         let created = try await app.addAccount(name: command.name, displayName: command.displayName, password: password)
         print("Added \(created.handle)")
         if password == nil { print("Password (shown once): \(created.password)") }

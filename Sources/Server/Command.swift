@@ -22,17 +22,13 @@ public enum Command: Sendable {
     case h3(resolution: Int)
     case help
 
-    public struct AddUser: Sendable, Equatable {
+    public struct AddUser: Sendable {
         public var name: String
         public var displayName: String?
         public var passwordFromStdin = false
-        public var dataDirectory = "./data"
-        public var keyFile: String?
-        public var keyDirectory: String?
-        public var handleDomain = "home.test"
-        /// Where the server's templates and static files are: the front is built to add the account.
-        public var templatesDirectory = "./Templates"
-        public var publicDirectory = "./Public"
+        /// The data, the key and the templates (the front is built to add the account): serve's configuration file
+        /// and environment beneath the command's flags (`parseHousehold`).
+        public var configuration: ServeConfiguration
     }
 
     public struct UsageError: Error, CustomStringConvertible {
@@ -42,10 +38,10 @@ public enum Command: Sendable {
 
     public static let usage = """
         Usage: grain-stories serve [options]
-               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--handle-domain NAME]
-                                   [--config FILE]   (also reads serve's configuration file, like serve)
+               grain-stories users add NAME [--display-name TEXT] [--password-stdin] [--data DIR] [--key-dir DIR] [--config FILE]
                grain-stories users list|disable NAME|enable NAME|remove NAME|restore NAME|reset-password NAME [--data DIR] [--key-dir DIR]
                grain-stories users quota NAME BYTES|none [--data DIR] [--key-dir DIR]   (BYTES may end in K, M or G)
+                                   (every users command reads serve's configuration file and environment, beneath its flags)
                grain-stories backup --data DIR --to DEST      (while the server keeps serving)
                grain-stories backup verify SRC
                grain-stories restore --from SRC --data EMPTYDIR [--without-key]
@@ -157,7 +153,9 @@ public enum Command: Sendable {
             }
             return .h3(resolution: resolution)
         case "users":
-            if arguments.count >= 2, arguments[1] != "add" { return .members(try parseMembers(Array(arguments.dropFirst()))) }
+            if arguments.count >= 2, arguments[1] != "add" {
+                return .members(try parseMembers(Array(arguments.dropFirst()), environment: environment, defaultConfig: defaultConfig))
+            }
             guard arguments.count >= 3, arguments[1] == "add" else {
                 throw UsageError(description: "usage: grain-stories users add NAME [--display-name TEXT] [--password-stdin]")
             }
@@ -168,36 +166,20 @@ public enum Command: Sendable {
         }
     }
 
-    /// `users add` starts from what `serve` would read (the configuration file, then the environment), so on a box
-    /// installed from the package it finds the data, the key and the templates where the server has them; its own
-    /// flags win.
+    /// `users add NAME [--display-name TEXT] [--password-stdin]` and the household flags (`parseHousehold`).
     static func parseAddUser(
         _ arguments: [String], environment: [String: String] = [:], defaultConfig: String? = nil
     ) throws(UsageError) -> AddUser {
-        var rest = arguments[...]
+        let (configuration, words) = try parseHousehold(arguments, environment: environment, defaultConfig: defaultConfig)
+        var rest = words[...]
         guard let name = rest.popFirst(), !name.hasPrefix("--") else { throw UsageError(description: "users add needs a NAME") }
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let v = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
-            return v
-        }
-        let configFlag = arguments.firstIndex(of: "--config").map { Array(arguments[$0...].prefix(2)) } ?? []
-        let serve = try parseServe(try layeredServeArguments(configFlag, environment: environment, defaultConfig: defaultConfig))
-        var command = AddUser(name: name.lowercased())
-        command.dataDirectory = serve.dataDirectory
-        command.keyFile = serve.keyFile
-        command.keyDirectory = serve.keyDirectory
-        command.handleDomain = serve.handleDomain
-        command.templatesDirectory = serve.templatesDirectory
-        command.publicDirectory = serve.publicDirectory
+        var command = AddUser(name: name.lowercased(), configuration: configuration)
         while let flag = rest.popFirst() {
             switch flag {
-            case "--config": _ = try value(flag)
-            case "--display-name": command.displayName = try value(flag)
+            case "--display-name":
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                command.displayName = value
             case "--password-stdin": command.passwordFromStdin = true
-            case "--data": command.dataDirectory = try value(flag)
-            case "--key-file": command.keyFile = try value(flag)
-            case "--key-dir": command.keyDirectory = try value(flag)
-            case "--handle-domain": command.handleDomain = try value(flag)
             default: throw UsageError(description: "unknown option \(flag)")
             }
         }

@@ -110,14 +110,14 @@ public struct ServeConfiguration: Sendable {
     /// `<data>/uploads` are that server's, not leftovers to sweep.
     var forCommand = false
 
-    /// The configuration a command (`users …`) opens the data with: no socket, the uploads left to the server.
-    static func command(data: String, keyFile: String?, keyDirectory: String?, handleDomain: String) -> ServeConfiguration {
-        var configuration = ServeConfiguration()
-        configuration.dataDirectory = data
-        configuration.keyFile = keyFile
-        configuration.keyDirectory = keyDirectory
-        configuration.handleDomain = handleDomain
+    /// The configuration a command (`users …`) opens the data with: serve's, with no socket for others (a free
+    /// loopback port), no demo seeding or file watching, and the uploads left to the server.
+    static func command(_ serve: ServeConfiguration) -> ServeConfiguration {
+        var configuration = serve
+        configuration.host = "127.0.0.1"
         configuration.port = 0
+        configuration.demo = false
+        configuration.development = false
         configuration.forCommand = true
         return configuration
     }

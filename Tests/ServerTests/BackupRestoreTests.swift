@@ -8,6 +8,12 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Backups
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Backups against the real executable: `backup` while the server takes writes, `backup verify`, `restore` into a
 /// new folder, and a server on the restored data that serves what the backup holds; and a clean stop that leaves
 /// no write-ahead log unmerged.
@@ -97,6 +103,66 @@ struct BackupRestoreTests {
         let fresh = Browser(base: restored.base)
         try await fresh.signInThroughFront(handle: "maya.home.test", password: Self.password)
         #expect(try await fresh.get("/create").status == 200)
+    }
+
+    @Test("a backup killed midway leaves its folder under a temporary name, which the next backup there removes; a running one's is kept")
+    func killedBackupIsCleanedUp() throws {
+        // setup: two households, and a folder that takes their backups
+        let data = temporary("household")
+        let other = temporary("other-household")
+        try ServerProcess.addUser("maya", password: Self.password, dataDirectory: data)
+        try ServerProcess.addUser("jonas", password: Self.password, dataDirectory: other)
+        let backups = temporary("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        func start(_ household: String, to name: String) throws -> Process {
+            let process = Process()
+            process.executableURL = try ServerProcess.executable()
+            process.arguments = ["backup", "--data", household, "--to", backups + "/" + name]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        /// The backup's folder under its temporary name once it is marked as in progress.
+        func staging(_ name: String) throws -> String {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let found = Files.names(in: backups).first { $0.hasPrefix(name + BackupStaging.infix) }
+                if let found, Files.exists(backups + "/" + found + "/" + BackupStaging.markName) { return found }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            throw ProcessFailure("no folder of the backup \(name) appeared in \(Files.names(in: backups))")
+        }
+
+        // act: each household's removal lock held, as a blob collection holds it, so each backup stops right after
+        // making its folder: one is killed there (SIGKILL: no clean-up of its own), the other is still waiting when
+        // the next backup of the first household runs into the same folder
+        var killed = "", waiting = "", during: [String] = []
+        var next: (status: Int32, output: String) = (-1, "")
+        var running: Process?
+        _ = try BackupLock.unlessBackingUp(dataDirectory: other) {
+            running = try start(other, to: "running")
+            _ = try BackupLock.unlessBackingUp(dataDirectory: data) {
+                let doomed = try start(data, to: "killed")
+                killed = try staging("killed")
+                waiting = try staging("running")
+                kill(doomed.processIdentifier, SIGKILL)
+                doomed.waitUntilExit()
+            }
+            next = try ServerProcess.run(["backup", "--data", data, "--to", backups + "/next"])
+            during = Files.names(in: backups)
+        }
+        running?.waitUntilExit()
+
+        // validate
+        #expect(next.status == 0, "\(next.output)")
+        #expect(!during.contains(killed), "the killed run's folder is removed: \(during)")
+        #expect(during.contains(waiting), "the folder of a backup still running is kept: \(during)")
+        #expect(during.contains("next"))
+        #expect(running?.terminationStatus == 0, "the backup that waited finishes")
+        #expect(Files.names(in: backups) == ["next", "running"])
+        #expect(try ServerProcess.run(["backup", "verify", backups + "/next"]).status == 0)
+        #expect(try ServerProcess.run(["backup", "verify", backups + "/running"]).status == 0, "no mark is left in a finished backup")
     }
 
     @Test("after a graceful stop no database has unmerged pages in a -wal file")

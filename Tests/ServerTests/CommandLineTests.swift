@@ -65,7 +65,7 @@ struct UsersCommandTests {
         #expect(c.name == "maya")
         #expect(c.displayName == "Maya Costa")
         #expect(c.passwordFromStdin)
-        #expect(c.dataDirectory == "/tmp/d")
+        #expect(c.configuration.dataDirectory == "/tmp/d")
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "add"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "frobnicate", "x"]) }
     }

@@ -92,20 +92,36 @@ struct ConfigFileTests {
         #expect(throws: Command.UsageError.self) { try serve(["--sessions", "mysql://x"]) }
     }
 
-    @Test("users add finds the data, the key and the templates where the installed server's file puts them; its flags win")
-    func usersAddReadsTheFile() throws {
+    /// What a `users` command opens the data with.
+    func users(_ words: [String], environment: [String: String] = [:], defaultConfig: String? = nil) throws -> ServeConfiguration {
+        switch try Command.parse(["users"] + words, environment: environment, defaultConfig: defaultConfig) {
+        case .addUser(let command): return command.configuration
+        case .members(let command): return command.configuration
+        default: throw Command.UsageError(description: "not a users command: \(words)")
+        }
+    }
+
+    @Test("every users command finds the data, the key and the templates where the installed server's file puts them; its flags win")
+    func usersCommandsReadTheFile() throws {
         let path = write(Self.shipped + "\ntemplates = /usr/share/grain-stories/Templates\nhandle-domain = family.test\n")
-        guard case .addUser(let fromFile) = try Command.parse(["users", "add", "maya"], defaultConfig: path) else {
-            throw Command.UsageError(description: "not users add")
+        let commands = [
+            ["add", "maya"], ["list"], ["disable", "jonas"], ["enable", "jonas"], ["remove", "jonas"], ["restore", "jonas"],
+            ["reset-password", "jonas"], ["quota", "jonas", "2G"],
+        ]
+        for words in commands {
+            let fromFile = try users(words, defaultConfig: path)
+            #expect(fromFile.dataDirectory == "/var/lib/grain-stories", "\(words)")
+            #expect(fromFile.keyDirectory == "/var/lib/grain-stories-keys", "\(words)")
+            #expect(fromFile.templatesDirectory == "/usr/share/grain-stories/Templates", "\(words)")
+            #expect(fromFile.handleDomain == "family.test", "\(words)")
+            #expect(fromFile.host == "127.0.0.1" && fromFile.port == 0, "a command never takes the server's address: \(words)")
+            let fromEnvironment = try users(words, environment: ["GRAIN_STORIES_CONFIG": path, "GRAIN_STORIES_DATA": "/srv/env"])
+            #expect(fromEnvironment.dataDirectory == "/srv/env", "\(words)")
+            #expect(fromEnvironment.keyDirectory == "/var/lib/grain-stories-keys", "\(words)")
+            let flagged = try users(words + ["--config", path, "--data", "/srv/stories"])
+            #expect(flagged.dataDirectory == "/srv/stories", "\(words)")
+            #expect(flagged.keyDirectory == "/var/lib/grain-stories-keys", "\(words)")
+            #expect(try users(words, defaultConfig: "/nonexistent/grain-stories.conf").dataDirectory == "./data", "\(words)")
         }
-        #expect(fromFile.dataDirectory == "/var/lib/grain-stories")
-        #expect(fromFile.keyDirectory == "/var/lib/grain-stories-keys")
-        #expect(fromFile.templatesDirectory == "/usr/share/grain-stories/Templates")
-        #expect(fromFile.handleDomain == "family.test")
-        guard case .addUser(let flagged) = try Command.parse(["users", "add", "maya", "--config", path, "--data", "/srv/stories"]) else {
-            throw Command.UsageError(description: "not users add")
-        }
-        #expect(flagged.dataDirectory == "/srv/stories")
-        #expect(flagged.keyDirectory == "/var/lib/grain-stories-keys")
     }
 }

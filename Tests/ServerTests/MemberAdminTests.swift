@@ -120,6 +120,135 @@ struct MemberAdminTests {
         await live.stop()
     }
 
+    @Test("the owner takes an invitation back with the /admin form: its link stops working; a forged form changes nothing")
+    func revokeInvitation() async throws {
+        // setup: maya (the owner) makes an invitation link
+        let live = try await LiveApp()
+        let maya = try await signedIn(live, "maya")
+        let made = try await maya.post("/invite", form: [("csrf", try csrf(try await maya.get("/invite")))])
+        let link = try #require(captures(#"readonly value="([^"]+)""#, in: made.body).first)
+        let join = String(link.dropFirst(live.base.count))
+        let admin = try await maya.get("/admin")
+        let id = try #require(captures(#"<tr data-invitation="([^"]+)">"#, in: admin.body).first)
+        let row = try #require(captures(#"(<tr data-invitation="\#(id)">.*?</tr>)"#, in: admin.body).first)
+        let token = try #require(captures(#"name="csrf" value="([^"]+)""#, in: row).first)
+
+        // act: the form without its token, then the form as the page has it, then again
+        let forged = try await maya.post("/admin", form: [("action", "revoke-invitation"), ("invitation", id)])
+        let stillOpen = try await Browser(base: live.base).get(join)
+        let revoked = try await maya.post("/admin", form: [("csrf", token), ("action", "revoke-invitation"), ("invitation", id)])
+        let guest = try await Browser(base: live.base).get(join)
+        let again = try await maya.post("/admin", form: [("csrf", token), ("action", "revoke-invitation"), ("invitation", id)])
+
+        // validate
+        #expect(row.contains(#"<td data-state>open</td>"#) && row.contains(#"value="revoke-invitation""#), "\(row)")
+        #expect(forged.status == 403)
+        #expect(stillOpen.status == 200, "a forged form takes nothing back")
+        #expect(revoked.status == 200)
+        #expect(revoked.body.contains("The invitation was taken back; its link no longer works."))
+        let after = try #require(captures(#"(<tr data-invitation="\#(id)">.*?</tr>)"#, in: revoked.body).first)
+        #expect(after.contains(#"<td data-state>revoked</td>"#) && !after.contains("Take back"), "\(after)")
+        #expect(guest.status == 404, "the link no longer works")
+        #expect(again.status == 409 && again.body.contains("That invitation was no longer open."))
+        await live.stop()
+    }
+
+    @Test("every users command run from another folder works on the data, key and templates the configuration file names")
+    func commandsReadTheConfigurationFile() throws {
+        // setup: a configuration file as the package ships it, named by GRAIN_STORIES_CONFIG, and a working folder
+        // that holds nothing of the household (so ./data, ./Templates and the default key folder are all wrong)
+        let root = TemporaryDirectory("users-config")
+        defer { root.remove() }
+        let data = root.path + "/var/lib/grain-stories"
+        let config = root.path + "/grain-stories.conf"
+        let text = """
+            data = \(data)
+            key-dir = \(root.path)/var/lib/grain-stories-keys
+            templates = \(repositoryRoot.appendingPathComponent("Templates").path)
+            public = \(repositoryRoot.appendingPathComponent("Public").path)
+            handle-domain = family.test
+            """
+        #expect(FileManager.default.createFile(atPath: config, contents: Data(text.utf8)))
+        let elsewhere = root.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        func users(_ words: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+            try ServerProcess.run(["users"] + words, input: input, environment: ["GRAIN_STORIES_CONFIG": config], directory: elsewhere)
+        }
+
+        // act
+        let maya = try users(["add", "maya", "--password-stdin"], input: "a household password\n")
+        let jonas = try users(["add", "jonas", "--password-stdin"], input: "jonas's password\n")
+        let disable = try users(["disable", "jonas"])
+        let quota = try users(["quota", "jonas", "2G"])
+        let list = try users(["list"])
+
+        // validate
+        #expect(maya.status == 0 && jonas.status == 0, "\(maya.output)\n\(jonas.output)")
+        #expect(disable.status == 0 && disable.output.contains("@jonas.family.test is disabled"), "\(disable.output)")
+        #expect(quota.status == 0, "\(quota.output)")
+        #expect(list.status == 0, "\(list.output)")
+        let lines = list.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("maya.family.test") && $0.contains("owner") }, "\(list.output)")
+        #expect(lines.contains { $0.hasPrefix("jonas.family.test") && $0.contains("disabled") && $0.contains("2000000000") }, "\(list.output)")
+        #expect(FileManager.default.fileExists(atPath: data + "/backend.sqlite"))
+        let keys = try FileManager.default.contentsOfDirectory(atPath: root.path + "/var/lib/grain-stories-keys")
+        #expect(keys.contains { $0.hasSuffix(".key") }, "the key is where the file says: \(keys)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "nothing was made in the working folder")
+    }
+
+    @Test("users remove schedules a member's deletion and users restore keeps them, from the command line")
+    func removeAndRestoreFromCommandLine() async throws {
+        // setup: an owner and a member made with `users add`
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString)").path
+        try ServerProcess.addUser("maya", password: "a household password", dataDirectory: data)
+        try ServerProcess.addUser("jonas", password: "jonas's password", dataDirectory: data)
+        let on = ["--data", data, "--key-dir", data + "-keys"]
+
+        // act
+        let remove = try ServerProcess.run(["users", "remove", "jonas"] + on)
+        let pending = try ServerProcess.run(["users", "list"] + on)
+        let server = try await ServerProcess(dataDirectory: data)
+        let removedSignIn = try await Self.signInSucceeds(server.base, "jonas", "jonas's password")
+        server.stop()
+        let restore = try ServerProcess.run(["users", "restore", "jonas"] + on)
+        let kept = try ServerProcess.run(["users", "list"] + on)
+        let unknown = try ServerProcess.run(["users", "remove", "zed"] + on)
+        let again = try await ServerProcess(dataDirectory: data)
+        defer { again.stop() }
+        let keptSignIn = try await Self.signInSucceeds(again.base, "jonas", "jonas's password")
+
+        // validate
+        #expect(remove.status == 0, "\(remove.output)")
+        #expect(remove.output.contains("@jonas.home.test is signed out and will be deleted, with every story and photo, on "), "\(remove.output)")
+        let pendingRow = #"jonas\.home\.test\s+member\s+removal pending \((\d{4}-\d\d-\d\d)\)"#
+        let due = try #require(captures(pendingRow, in: pending.output).first, "\(pending.output)")
+        #expect(remove.output.contains(due), "the list shows the date the removal said")
+        #expect(!removedSignIn, "a member whose removal is pending cannot sign in")
+        #expect(restore.status == 0, "\(restore.output)")
+        #expect(restore.output.contains("@jonas.home.test can sign in again. Their removal is cancelled."), "\(restore.output)")
+        #expect(kept.output.split(separator: "\n").contains { $0.hasPrefix("jonas.home.test") && $0.contains("active") }, "\(kept.output)")
+        #expect(unknown.status == 1 && unknown.output.contains("zed.home.test"), "\(unknown.output)")
+        #expect(keptSignIn, "kept, jonas signs in with his own password again")
+    }
+
+    /// Whether the sign-in form lets `name` in with `password` (a refusal is an answer here, not a failure).
+    static func signInSucceeds(_ base: String, _ name: String, _ password: String) async throws -> Bool {
+        let browser = Browser(base: base)
+        let login = try await browser.get("/login?next=/create")
+        let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
+        let started = try await browser.post("/login", form: [("csrf", csrf), ("handle", name + ".home.test"), ("next", "/create")])
+        guard let authorize = started.location else { return false }
+        let form = try await browser.get(authorize)
+        guard let requestURI = captures(#"name="request_uri" value="([^"]+)""#, in: form.body).first,
+            let formCSRF = captures(#"name="csrf" value="([^"]+)""#, in: form.body).first
+        else { return false }
+        let approved = try await browser.post(
+            "/oauth/authorize",
+            form: [("request_uri", unescape(requestURI)), ("csrf", unescape(formCSRF)), ("username", name), ("password", password)])
+        guard let callback = approved.location else { return false }
+        return try await browser.get(callback).status == 303
+    }
+
     @Test("grain-stories users list, disable, quota, reset-password and enable work on the data directory")
     func commandLine() async throws {
         // setup: an owner and a member made with `users add`

@@ -42,6 +42,36 @@ struct ObservabilityTests {
         await live.stop()
     }
 
+    @Test("/healthz and /readyz answer 503 naming the database when a database file is damaged, and ok once it is back")
+    func damagedDatabase() async throws {
+        // setup
+        let live = try await LiveApp()
+        let browser = Browser(base: live.base)
+        let database = live.dataDirectory + "/backend.sqlite"
+        #expect(try await browser.get("/healthz").status == 200)
+
+        // act: the database is replaced by a file whose header is not SQLite's (a disk that lost its first sector, a
+        // stray copy over it). Its write-ahead log goes aside with it, or a reader would find page 1 there and never
+        // look at the damaged file; the server's open connections keep using the real files meanwhile.
+        let files = ["", "-wal", "-shm"].map { database + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        for file in files { try FileManager.default.moveItem(atPath: file, toPath: file + "-aside") }
+        #expect(FileManager.default.createFile(atPath: database, contents: Data(repeating: 0x5A, count: 8192)))
+        let broken = try await browser.get("/healthz")
+        let notReady = try await browser.get("/readyz")
+        try FileManager.default.removeItem(atPath: database)
+        for file in files { try FileManager.default.moveItem(atPath: file + "-aside", toPath: file) }
+        let again = try await browser.get("/healthz")
+
+        // validate
+        #expect(broken.status == 503)
+        #expect(broken.body.contains("backend.sqlite does not answer"), "\(broken.body)")
+        #expect(!broken.body.contains("auth.sqlite") && !broken.body.contains("front.sqlite"), "only the damaged one is named")
+        #expect(!broken.body.contains(live.dataDirectory), "no paths go to whoever asks")
+        #expect(notReady.status == 503)
+        #expect(again.status == 200 && again.body == "ok")
+        await live.stop()
+    }
+
     @Test("/metrics is off by default and for addresses not allowed; allowed, it counts requests, uploads and sizes")
     func metrics() async throws {
         // setup

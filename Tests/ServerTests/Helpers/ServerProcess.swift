@@ -53,12 +53,18 @@ final class ServerProcess {
     }
 
     /// Runs `grain-stories ARGUMENTS` to its end (standard input empty, or `input`).
+    /// - Parameters:
+    ///   - environment: added to the test's own environment.
+    ///   - directory: where it runs (default: the repository's root).
     /// - Returns: its exit status and what it printed on standard output and error.
-    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory: String? = nil
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? repositoryRoot
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
