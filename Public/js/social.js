@@ -256,9 +256,4 @@
     if (open) { e.preventDefault(); e.stopImmediatePropagation(); open.open = false; }
   }, true);
 
-  // Seen marks wait on the server and go up in batches; when the page hides, the batch goes now.
-  addEventListener("pagehide", () => {
-    const csrf = document.querySelector("[data-viewer][data-csrf]")?.dataset.csrf;
-    if (csrf) navigator.sendBeacon("/api/seen", new URLSearchParams({ flush: "1", csrf }));
-  });
 })();

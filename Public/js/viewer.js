@@ -22,6 +22,19 @@
   }
   const authorSeenLocally = (did, latestAt) => (local.authors[did] || 0) >= Date.parse(latestAt);
 
+  // A signed-in visitor's marks wait on the server and go up in batches; when the page hides (a tab switch, the
+  // phone locked, or leaving after the viewer closed) the batch goes now. The token is the page's own, on <body>,
+  // since the viewer that made the marks may be gone. The last mark rides along, in case its own request is slower.
+  let unflushed = "";
+  function flushSeen() {
+    const csrf = document.body.dataset.csrf;
+    if (!unflushed || !csrf) return;
+    navigator.sendBeacon("/api/seen", new URLSearchParams({ uri: unflushed, flush: "1", csrf }));
+    unflushed = "";
+  }
+  document.addEventListener("visibilitychange", () => { if (document.hidden) flushSeen(); });
+  addEventListener("pagehide", flushSeen);
+
   // The strip: apply this browser's seen marks, then put authors with something new first.
   function sortStrip() {
     const list = $(document, "strip");
@@ -127,6 +140,7 @@
       if (settings.signedIn) {
         const body = new URLSearchParams({ uri: item.uri, csrf: root.dataset.csrf || "" });
         fetch("/api/seen", { method: "POST", body, credentials: "same-origin", keepalive: true }).catch(() => {});
+        unflushed = item.uri;
       } else {
         saveLocal();
       }

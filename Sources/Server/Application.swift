@@ -144,6 +144,7 @@ public final class Application: Sendable {
         settings.kioskFrameAncestors = configuration.kioskFrameAncestors
         settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))
         settings.pageCacheTTL = configuration.pageCacheTTL
+        settings.seenBatchDelay = configuration.seenBatchDelay
         settings.pipeline.maxBytes = configuration.maxPhotoBytes
         settings.imageWorkers = configuration.imageWorkers
         settings.imageQueue = configuration.imageQueue

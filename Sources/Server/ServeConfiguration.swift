@@ -60,6 +60,8 @@ public struct ServeConfiguration: Sendable {
     public var pageCacheTTL: Duration = .seconds(1)
     /// Seconds each photo shows in the viewer and the kiosk (Grain: 5).
     public var storySeconds: Double = 5
+    /// How long seen marks wait to go up together with `markStoriesViewed` (Grain: 30 s; tests shorten or stretch it).
+    public var seenBatchDelay: Duration = .seconds(30)
     /// Origins that may show `/kiosk` in a frame (a wall dashboard); every other page refuses framing.
     public var kioskFrameAncestors: [String] = []
 

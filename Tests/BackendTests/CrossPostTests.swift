@@ -46,8 +46,8 @@ struct CrossPostTests {
         #expect(text.hasSuffix(url))
     }
 
-    @Test("the embedded backend accepts the cross-post record with an owned blob and refuses oversize images")
-    func backendAcceptsCrossPost() async throws {
+    @Test("the embedded backend has no Bluesky: it refuses the cross-post with hatk's 400, stores nothing, and still takes stories")
+    func backendRefusesCrossPost() async throws {
         let f = try BackendFixture()
         let maya = try f.account("maya")
         let jpeg = try BackendFixture.jpeg(width: 40, height: 30)
@@ -55,14 +55,18 @@ struct CrossPostTests {
         let blob = try blobJSON.decode(as: BlobRef.self)
         let record = CrossPost.record(
             place: "Lisbon", storyURL: url, image: blob, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
-        let ok = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string(CrossPost.collection), "record": record]))
-        #expect(ok.status == 200)
-        #expect(ok.json?["uri"]?.stringValue?.contains("/app.bsky.feed.post/") == true)
-        var big = blob
-        big.size = 1_000_001
-        let tooBig = CrossPost.record(
-            place: nil, storyURL: url, image: big, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
-        let refused = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string(CrossPost.collection), "record": tooBig]))
+        try RecordValidator.validate(record, collection: CrossPost.collection)  // the record itself is a valid post
+        let refused = await f.post("dev.hatk.createRecord", as: maya, json: .object(["collection": .string(CrossPost.collection), "record": record]))
         #expect(refused.status == 400)
+        let error = try #require(refused.json?["error"]?.stringValue)
+        #expect(error.contains("no Bluesky") && error.contains("nothing was posted"), "hatk's shape: the reason is the error string")
+        #expect(refused.json?["uri"] == nil)
+        let put = await f.post(
+            "dev.hatk.putRecord", as: maya,
+            json: .object(["collection": .string(CrossPost.collection), "rkey": .string("3jzfcijpj2z2a"), "record": record]))
+        #expect(put.status == 400)
+        #expect(try f.backend.store.records(of: maya.rawValue, collection: CrossPost.collection).isEmpty)
+        let story = StoryRecord(media: blob, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
+        #expect(await f.create(StoryRecord.collection, try JSONValue(encoding: story), as: maya).status == 200)
     }
 }

@@ -100,6 +100,47 @@ struct LexiconConformanceTests {
             let problems = lexicons.validateOutput(try #require(json), of: nsid)
             #expect(problems.isEmpty, "\(nsid): \(problems)")
         }
+        // The viewed-state fields are present, so the checks above covered them (the lexicons declare them since
+        // Grain's d703c32).
+        let strip = await f.xrpc("social.grain.unspecced.getStoryAuthors", as: jonas).json
+        guard case .array(let authors)? = strip?["authors"] else {
+            Issue.record("getStoryAuthors: \(String(describing: strip))")
+            return
+        }
+        let mayaAuthor = try #require(authors.first { $0["profile"]?["did"]?.stringValue == maya.rawValue })
+        #expect(mayaAuthor["unviewedCount"] == .integer(0))
+        #expect(mayaAuthor["lastViewedAt"]?.stringValue != nil)
+        let seen = await f.xrpc("social.grain.unspecced.getStory", "story=\(subject)", as: jonas).json
+        #expect(seen?["story"]?["viewer"]?["viewed"] == .bool(true))
+
+        // Writes of the social records through createRecord and deleteRecord answer with hatk's shapes.
+        let writes: [(String, JSONValue)] = [
+            (FavoriteRecord.collection, .object(["subject": .string(story.description), "createdAt": .string(f.clock.now.iso8601)])),
+            (
+                CommentRecord.collection,
+                .object(["text": .string("hello"), "subject": .string(story.description), "createdAt": .string(f.clock.now.iso8601)])
+            ),
+            (BlockRecord.collection, .object(["subject": .string(ines.rawValue), "createdAt": .string(f.clock.now.iso8601)])),
+        ]
+        for (collection, record) in writes {
+            #expect(lexicons.validateRecord(record, of: collection).isEmpty, "the test's own \(collection) record is valid")
+            let input: JSONValue = .object(["repo": .string(ola.rawValue), "collection": .string(collection), "record": record])
+            #expect(lexicons.validateInput(input, of: "dev.hatk.createRecord").isEmpty)
+            let (status, json) = await f.post("dev.hatk.createRecord", as: ola, json: input)
+            #expect(status == 200, "createRecord \(collection): \(String(describing: json))")
+            let output = try #require(json, "createRecord \(collection) returned no JSON")
+            #expect(lexicons.validateOutput(output, of: "dev.hatk.createRecord").isEmpty, "createRecord \(collection): \(output)")
+            let uri = try ATURI(try #require(output["uri"]?.stringValue))
+            #expect(uri.collection == collection)
+            let delete: JSONValue = .object(["collection": .string(collection), "rkey": .string(uri.rkey)])
+            #expect(lexicons.validateInput(delete, of: "dev.hatk.deleteRecord").isEmpty)
+            let (deleted, deleteJSON) = await f.post("dev.hatk.deleteRecord", as: ola, json: delete)
+            #expect(deleted == 200, "deleteRecord \(collection)")
+            let deleteOutput = try #require(deleteJSON, "deleteRecord \(collection) returned no JSON")
+            #expect(lexicons.validateOutput(deleteOutput, of: "dev.hatk.deleteRecord").isEmpty, "deleteRecord \(collection)")
+            #expect(try f.backend.store.record(uri) == nil, "\(collection) was deleted")
+        }
+
         for collection in [FavoriteRecord.collection, CommentRecord.collection, BlockRecord.collection] {
             for stored in try f.backend.store.records(
                 of: collection == FavoriteRecord.collection ? jonas.rawValue : maya.rawValue, collection: collection)
@@ -110,7 +151,7 @@ struct LexiconConformanceTests {
         }
     }
 
-    @Test("the validator catches a notification without an author and a story view whose viewer.fav is not an AT-URI")
+    @Test("the validator catches a notification without an author, a bad viewer.fav or viewer.viewed, a bad unviewedCount or lastViewedAt")
     func validatorCatchesSocialShapes() throws {
         let lexicons = try LexiconValidator()
         let notification: JSONValue = .object([
@@ -134,6 +175,30 @@ struct LexiconConformanceTests {
             ])
         ])
         #expect(lexicons.validateOutput(story, of: "social.grain.unspecced.getStories").contains { $0.contains("viewer.fav") })
+        let viewedAsText: JSONValue = .object([
+            "stories": .array([
+                .object([
+                    "uri": .string("at://did:plc:x/social.grain.story/1"), "cid": .string(""), "thumb": .string("https://x/t"),
+                    "fullsize": .string("https://x/f"), "createdAt": .string("2026-08-19T12:00:00.000Z"),
+                    "creator": .object(["cid": .string(""), "did": .string("did:plc:x"), "handle": .string("x.test")]),
+                    "aspectRatio": .object(["width": .integer(1), "height": .integer(1)]),
+                    "viewer": .object(["viewed": .string("yes")]),
+                ])
+            ])
+        ])
+        #expect(lexicons.validateOutput(viewedAsText, of: "social.grain.unspecced.getStories").contains { $0.contains("viewer.viewed") })
+        let author: JSONValue = .object([
+            "authors": .array([
+                .object([
+                    "profile": .object(["cid": .string(""), "did": .string("did:plc:x"), "handle": .string("x.test")]),
+                    "storyCount": .integer(1), "latestAt": .string("2026-08-19T12:00:00.000Z"),
+                    "unviewedCount": .string("1"), "lastViewedAt": .string("yesterday"),
+                ])
+            ])
+        ])
+        let authorProblems = lexicons.validateOutput(author, of: "social.grain.unspecced.getStoryAuthors")
+        #expect(authorProblems.contains { $0.contains("unviewedCount") })
+        #expect(authorProblems.contains { $0.contains("lastViewedAt") })
         let report: JSONValue = .object(["subject": .object(["cid": .string("x")]), "label": .string("spam")])
         #expect(lexicons.validateInput(report, of: "dev.hatk.createReport").contains { $0.contains("union") })
     }

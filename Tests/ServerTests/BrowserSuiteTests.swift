@@ -1,3 +1,5 @@
+import ATProto
+import Backend
 import Foundation
 import HTTPServer
 import Server
@@ -27,6 +29,15 @@ struct BrowserSuiteTests {
             let hours = Double(request.query("hours") ?? "") ?? 0
             app.clock.advance(hours: hours)
             return .text("ok")
+        }
+        router.on(.post, "/unviewed") { request in
+            // How many of an author's live stories the embedded backend still holds as unwatched by a viewer: what
+            // reached its markStoriesViewed, not the marks the front keeps waiting.
+            guard let store = app.app.backend?.store, let viewer = try store.account(request.query("viewer") ?? ""),
+                let author = try store.account(request.query("author") ?? "")
+            else { return .text("no such account", status: .notFound) }
+            let row = try store.storyAuthors(now: app.clock.now, viewer: viewer.did).first { $0.did == author.did.rawValue }
+            return .text(String(row?.unviewedCount ?? -1))
         }
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -89,6 +100,21 @@ struct BrowserSuiteTests {
     func kioskOptions() async throws {
         let app = try await LiveApp(storySeconds: 2)
         try await runSuite(on: app, width: 1440, height: 900, classes: ["KioskOptions"])
+        await app.stop()
+    }
+
+    @Test("a signed-in visitor's seen marks reach markStoriesViewed when the page hides, after the viewer closed (390×844)")
+    func seenMarksWhenThePageHides() async throws {
+        // An hour's batch delay: only the page hiding can send them during the test.
+        let app = try await LiveApp(storySeconds: 2) { $0.seenBatchDelay = .seconds(3600) }
+        try await runSuite(on: app, width: 390, height: 844, classes: ["SeenFlush"])
+        await app.stop()
+    }
+
+    @Test("a signed-in visitor's seen marks reach markStoriesViewed after the batch delay with the page still open (390×844)")
+    func seenMarksAfterTheBatchDelay() async throws {
+        let app = try await LiveApp(storySeconds: 2) { $0.seenBatchDelay = .seconds(2) }
+        try await runSuite(on: app, width: 390, height: 844, classes: ["SeenBatch"])
         await app.stop()
     }
 

@@ -130,8 +130,19 @@ struct RemoteSocialTests {
         #expect(try store.relationships(of: mayaDID).blocking.isEmpty)
         #expect(try await maya.get(story.href).status == 200)
 
-        // The create form offers the Bluesky cross-post: a remote hatk writes it to the member's repository.
+        // The create form offers the Bluesky cross-post for any remote hatk (one that reaches Bluesky writes it to the
+        // member's repository, and the front cannot tell them apart without probing). This upstream has no Bluesky:
+        // its createRecord refuses the post, so the story is posted and the page says the Bluesky post failed.
         #expect(try await maya.get("/create").body.contains(#"name="crossPost""#))
+        let photo = try ExifJPEG.make(width: 640, height: 480, orientation: 1, latitude: 41.1496, longitude: -8.6109)
+        let posted = try await UploadPipelineTests().postForm(maya, photo: photo, type: "image/jpeg", fields: [("crossPost", "on")])
+        let location = try #require(posted.location)
+        #expect(location.contains("posted=bluesky-failed"), "\(location)")
+        let page = try await maya.get(location).body
+        #expect(page.contains("the Bluesky post failed") && !page.contains("and to Bluesky"), "never a post that did not happen")
+        #expect(try store.records(of: mayaDID.rawValue, collection: CrossPost.collection).isEmpty)
+        let newest = try store.records(of: mayaDID.rawValue, collection: StoryRecord.collection).map(\.uri.rkey)
+        #expect(newest.contains { location.contains($0) }, "the story itself was posted")
     }
 
     @Test("against a remote hatk with Grain's viewed state, seen marks go to its markStoriesViewed, and activity comes from its getNotifications")

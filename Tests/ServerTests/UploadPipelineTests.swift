@@ -119,32 +119,6 @@ struct UploadPipelineTests {
         #expect(fromPNG.aspectRatio == AspectRatio(width: 600, height: 400))
     }
 
-    @Test("with a remote hatk, Post to Bluesky writes the cross-post after the story and says so on the story page")
-    func crossPost() async throws {
-        // The front posts through a remote hatk (another grain-stories standing in), which writes to the member's repo.
-        let (upstream, front) = try await RemoteSocialTests.pair()
-        defer {
-            Task {
-                await front.stop()
-                await upstream.stop()
-            }
-        }
-        let browser = Browser(base: front.base)
-        try await RemoteSocialTests.signIn(browser, upstream: upstream, name: "jonas")
-        let photo = try ExifJPEG.make(width: 640, height: 480, orientation: 1, latitude: 41.1496, longitude: -8.6109)
-        let posted = try await postForm(browser, photo: photo, type: "image/jpeg", fields: [("useLocation", "on"), ("crossPost", "on")])
-        let location = try #require(posted.location)
-        #expect(location.contains("posted=bluesky"))
-        #expect(try await browser.get(location).body.contains("Posted to your story and to Bluesky"))
-        let backend = try #require(upstream.app.backend)
-        let did = try #require(try backend.store.account("jonas.home.test")).did
-        let post = try #require(try backend.store.records(of: did.rawValue, collection: CrossPost.collection).first)
-        let text = try #require(post.value["text"]?.stringValue)
-        let story = try #require(try backend.store.records(of: did.rawValue, collection: StoryRecord.collection).first)
-        #expect(text.hasSuffix("#GrainSocial \(front.base)/profile/\(did.rawValue)/story/\(story.uri.rkey)"))
-        #expect(post.value["embed"]?["images"] != nil)
-    }
-
     @Test("the embedded household has no Bluesky: the form does not offer it, a crossPost field is ignored, and nothing claims a post")
     func noCrossPostInTheHousehold() async throws {
         let live = try await LiveApp(demo: true)

@@ -85,10 +85,10 @@ extension SocialController {
         let filter = await visibility.filter(for: context)
         let model: ActivityPageModel
         do {
-            async let notifications = context.reader.notifications(limit: 30, cursor: cursor, countOnly: false)
+            async let notifications = StoryNotifications.page(context.reader, from: cursor, want: 30)
             async let archive = context.reader.storyArchive(of: viewer, limit: 50, cursor: nil)
             let (found, stories) = (try await notifications, (try? await archive)?.stories ?? [])
-            model = activityModel(found, stories: stories, filter: filter, context: context, cursor: cursor)
+            model = activityModel(found, stories: stories, filter: filter, context: context)
         } catch let error as HatkError where error.isUnsupportedMethod {
             let model = ActivityPageModel(entries: [], moreHref: nil, available: false, mutedHref: SiteURL.muted.path)
             return try pages.render("activity", title: "Activity", model: model, context: context)
@@ -104,11 +104,10 @@ extension SocialController {
     }
 
     func activityModel(
-        _ output: NotificationsOutput, stories: [StoryView], filter: StoryFilter, context: RequestContext, cursor: String?
+        _ page: StoryNotifications.Page, stories: [StoryView], filter: StoryFilter, context: RequestContext
     ) -> ActivityPageModel {
         let byURI = Dictionary(stories.map { ($0.uri, $0) }, uniquingKeysWith: { first, _ in first })
-        let unseen = cursor == nil ? (output.unseenCount ?? 0) : 0
-        let entries = output.notifications.enumerated().compactMap { index, item -> ActivityPageModel.Entry? in
+        let entries = page.items.compactMap { item, unseen -> ActivityPageModel.Entry? in
             let what: String
             switch item.reason {
             case NotificationReason.storyFavorite: what = "favourited your story"
@@ -123,10 +122,10 @@ extension SocialController {
                 ago: RelativeTime.short(UTCTime(iso8601: item.createdAt) ?? context.now, now: context.now), createdAt: item.createdAt,
                 storyHref: storyURI.map { SiteURL.story(did: $0.authority, rkey: $0.rkey).path },
                 // Only a story whose labels are known here gets a picture, blurred when it carries a warning.
-                thumb: story.map { StoryItem.thumb($0, decision: filter.decision($0)) }, unseen: index < unseen)
+                thumb: story.map { StoryItem.thumb($0, decision: filter.decision($0)) }, unseen: unseen)
         }
         return ActivityPageModel(
-            entries: entries, moreHref: output.cursor.map { SiteURL.activity.with([("cursor", $0)]) }, available: true,
+            entries: entries, moreHref: page.cursor.map { SiteURL.activity.with([("cursor", $0)]) }, available: true,
             mutedHref: SiteURL.muted.path)
     }
 }

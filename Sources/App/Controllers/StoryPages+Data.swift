@@ -32,7 +32,7 @@ extension StoryPages {
 
     /// `POST /api/seen` with `uri` and `csrf`: the script viewer's seen mark for a signed-in visitor. The time
     /// kept is the story's own, read from the story, never what the request says. With `flush=1` (the page is
-    /// hiding) the visitor's waiting marks go to the upstream now.
+    /// hiding) the visitor's waiting marks go to the upstream now, whatever became of this request's own mark.
     func markSeen(_ context: RequestContext) async throws -> Response {
         guard let session = context.session else {
             return errors.json("AuthRequired", "Sign in to keep seen stories on the server.", status: .unauthorized)
@@ -41,18 +41,25 @@ extension StoryPages {
             // Learn where marks go from the one read that tells (never by trying the method).
             seen.observe(try await context.reader.storyAuthors(), signedIn: true)
         }
-        if context.form["uri"] == nil, context.form["flush"] == "1" {
+        guard context.form["flush"] == "1" else { return try await markSeen(context.form["uri"], context, session: session) }
+        let marked: Response
+        do {
+            marked = context.form["uri"] == nil ? Response(status: .noContent) : try await markSeen(context.form["uri"], context, session: session)
+        } catch {
             await seen.flush(session.did)
-            return Response(status: .noContent)
+            throw error
         }
-        guard let uri = try? ATURI(context.form["uri"] ?? ""), uri.collection == StoryRecord.collection,
-            DID.parse(uri.authority) != nil
+        await seen.flush(session.did)
+        return marked
+    }
+
+    private func markSeen(_ raw: String?, _ context: RequestContext, session: BrowserSession) async throws -> Response {
+        guard let uri = try? ATURI(raw ?? ""), uri.collection == StoryRecord.collection, DID.parse(uri.authority) != nil
         else { return errors.json("InvalidRequest", "uri must be a story's at:// URI.", status: .badRequest) }
         guard let story = try await context.reader.story(uri), let created = UTCTime(iso8601: story.createdAt) else {
             return errors.json("NotFound", "That story does not exist.", status: .notFound)
         }
         seen.mark(uri: uri, createdAt: created, session: session, now: context.now)
-        if context.form["flush"] == "1" { await seen.flush(session.did) }
         return Response(status: .noContent)
     }
 

@@ -62,10 +62,15 @@ final class UpstreamSeenMarks: Sendable {
         if full {
             Task { await self.flush(session.did) }
         } else if schedule {
-            Task {
-                try? await Task.sleep(for: self.delay)
-                await self.flush(session.did)
-            }
+            flushLater(session.did)
+        }
+    }
+
+    /// Sends the account's batch after ``delay``.
+    private func flushLater(_ account: String) {
+        Task {
+            try? await Task.sleep(for: self.delay)
+            await self.flush(account)
         }
     }
 
@@ -103,12 +108,18 @@ final class UpstreamSeenMarks: Sendable {
         }
     }
 
+    /// Puts a batch the upstream could not take back in front of the account's waiting marks, and sends them again
+    /// after ``delay``: the person may mark nothing more (they watched, closed and left), so nothing else would.
     private func requeue(_ uris: [ATURI], account: String) {
-        accounts.withLock { accounts in
-            guard var entry = accounts[account] else { return }
+        let schedule = accounts.withLock { accounts -> Bool in
+            guard var entry = accounts[account] else { return false }
             entry.pending = Array((uris + entry.pending).suffix(Self.maxPending))
+            let schedule = !entry.scheduled
+            entry.scheduled = true
             accounts[account] = entry
+            return schedule
         }
+        if schedule { flushLater(account) }
     }
 
     /// Sends what every account has waiting (when the server stops).

@@ -4,9 +4,9 @@ import Lexicon
 import Logging
 import Synchronization
 
-/// How many favourites and comments on a signed-in person's stories they have not looked at (`getNotifications`'
-/// `unseenCount`), for the header's count: asked at most once a minute per person, and forgotten when they open their
-/// activity page. An upstream without notifications shows no count.
+/// How many favourites and comments on a signed-in person's stories they have not looked at, for the header's count:
+/// only what the activity page lists (``StoryNotifications``), asked at most once a minute per person, and forgotten
+/// when they open their activity page. An upstream without notifications shows no count.
 final class ActivityCounts: Sendable {
     static let lifetime: Int64 = 60
     static let cachedAccounts = 1024
@@ -16,7 +16,7 @@ final class ActivityCounts: Sendable {
         if let hit = counts.withLock({ $0[viewer] }), hit.expires > now { return hit.count }
         var count: Int?
         do {
-            count = try await reader.notifications(limit: 1, cursor: nil, countOnly: true).unseenCount
+            count = try await StoryNotifications.unseenCount(reader)
         } catch {
             log.warning("activity count unavailable: \(error)")
         }

@@ -78,6 +78,12 @@ extension EmbeddedBackend {
     func writeRecord(_ input: WriteInput, viewer: AuthenticatedViewer, replace: Bool) async throws -> Response {
         let did = viewer.did
         guard let record = input.record else { throw BackendError.invalidRequest("InvalidRequest: record is required") }
+        // The household has no Bluesky behind it: a post kept here would reach nobody, and a client told it was
+        // written would say it had posted to Bluesky. Refused as hatk refuses bad input, so the client tells the truth.
+        if Self.isBlueskyCollection(input.collection) {
+            throw BackendError.invalidRequest(
+                "InvalidRequest: \(input.collection) records go to Bluesky, and this server has no Bluesky: nothing was posted")
+        }
         if let rkey = input.rkey, !RecordKey.isValid(rkey) { throw BackendError.invalidRequest("InvalidRequest: bad rkey") }
         if replace && input.rkey == nil { throw BackendError.invalidRequest("InvalidRequest: rkey is required") }
         do {
@@ -114,6 +120,11 @@ extension EmbeddedBackend {
         } catch let error as StorageError where error.isConstraintViolation {
             throw BackendError(.conflict, status: .conflict, error: "A record with this key already exists")
         }
+    }
+
+    /// Bluesky's own records (`app.bsky.*`): only a PDS on the network publishes them, never this backend.
+    static func isBlueskyCollection(_ collection: String) -> Bool {
+        collection.hasPrefix("app.bsky.")
     }
 
     /// Refuses a `createdAt` more than ``maxClockSkew`` ahead of our clock.

@@ -36,7 +36,7 @@ import Testing
         }
         let visitor = try front.visitor("jonas.home.test")
         let home = await visitor.get(SiteURL.home.path)
-        #expect(home.text.contains("data-activity-count>3<"))
+        #expect(home.text.contains("data-activity-count>2<"), "the gallery favourite is not counted: the page does not list it")
         let page = await visitor.get(SiteURL.activity.path)
         #expect(page.status == .ok)
         #expect(page.text.contains("Maya</a> <a href=\"\(SiteURL.story(did: jonas.rawValue, rkey: story.rkey).path)\">commented on your story</a>"))
@@ -44,6 +44,82 @@ import Testing
         #expect(!page.text.contains("gallery"), "only the story reasons")
         let seen = try #require(stub.calls("dev.hatk.putPreference").first?.body)
         #expect(seen["key"]?.stringValue == "lastSeenNotifications" && seen["value"]?.stringValue == front.clock.now.iso8601)
+    }
+
+    /// `count` notifications for jonas, newest first, one second apart, with the reason `reason(i)` for the i-th.
+    static func notifications(_ count: Int, story: String, reason: (Int) -> String) -> [NotificationItem] {
+        let maya = ProfileView(cid: "", did: "did:plc:" + String(repeating: "m", count: 24), handle: "maya.home.test", displayName: "Maya")
+        let newest = UTCTime(iso8601: "2026-12-01T11:50:00.000Z")!
+        return (0..<count).map { i in
+            var item = NotificationItem(
+                uri: "at://\(maya.did)/x/3k\(i)", reason: reason(i), createdAt: newest.adding(seconds: -Double(i)).iso8601, author: maya)
+            item.storyUri = story
+            return item
+        }
+    }
+
+    @Test("on Grain's hatk, whose unseenCount counts every reason, the header counts only unseen story favourites and comments")
+    func countOnlyWhatThePageLists() async throws {
+        let front = try FrontHarness()
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let story = front.stories.story(jonas, 0).uri
+        // 120 gallery favourites, then 3 story favourites, then follows; 125 unseen.
+        let items = Self.notifications(200, story: story) { i in
+            i < 120 ? "gallery-favorite" : i < 123 ? NotificationReason.storyFavorite : i < 130 ? "follow" : NotificationReason.storyComment
+        }
+        front.stories.content.withLock {
+            $0.notifications[Self.jonasDID] = items
+            $0.unseenNotifications[Self.jonasDID] = 125
+        }
+        let visitor = try front.visitor("jonas.home.test")
+        #expect((await visitor.get(SiteURL.home.path)).text.contains("data-activity-count>3<"), "the story comments past the unseen are seen")
+        #expect(front.stories.content.withLock { $0.notificationReads } == 3, "the count, then 100 and 25 of the unseen")
+
+        // Only other reasons unseen: no count at all.
+        let other = try FrontHarness()
+        other.stories.content.withLock {
+            $0.notifications[Self.jonasDID] = Self.notifications(40, story: story) { _ in "follow" }
+            $0.unseenNotifications[Self.jonasDID] = 40
+        }
+        let otherHome = try await other.visitor("jonas.home.test").get(SiteURL.home.path)
+        #expect(!otherHome.text.contains("data-activity-count"))
+    }
+
+    @Test("however many other notifications are unseen, the count reads a bounded number of pages")
+    func countIsBounded() async throws {
+        let front = try FrontHarness()
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let items = Self.notifications(2000, story: front.stories.story(jonas, 0).uri) { i in
+            i % 100 == 99 ? NotificationReason.storyComment : "gallery-favorite"
+        }
+        front.stories.content.withLock {
+            $0.notifications[Self.jonasDID] = items
+            $0.unseenNotifications[Self.jonasDID] = 2000
+        }
+        let home = try await front.visitor("jonas.home.test").get(SiteURL.home.path)
+        #expect(home.text.contains("data-activity-count>\(StoryNotifications.maxPages)<"), "one comment in each page read")
+        #expect(front.stories.content.withLock { $0.notificationReads } == 1 + StoryNotifications.maxPages)
+    }
+
+    @Test("an activity page whose newest notifications are all of other reasons still lists the older story ones, and pages on from them")
+    func activityPagesPastOtherReasons() async throws {
+        let stub = try StubHatk()
+        let front = try FrontHarness(writer: stub.url)
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let items = Self.notifications(200, story: front.stories.story(jonas, 0).uri) { i in
+            i < 45 ? "gallery-favorite" : i < 47 ? NotificationReason.storyComment : i < 150 ? "follow" : NotificationReason.storyFavorite
+        }
+        front.stories.content.withLock {
+            $0.notifications[Self.jonasDID] = items
+            $0.unseenNotifications[Self.jonasDID] = 46
+        }
+        let visitor = try front.visitor("jonas.home.test")
+        let page = await visitor.get(SiteURL.activity.path)
+        #expect(page.text.components(separatedBy: "commented on your story").count - 1 == 2, "the two story comments behind 45 gallery favourites")
+        #expect(page.text.components(separatedBy: "activity__item--new").count - 1 == 1, "the first comment is unseen, the second not")
+        let more = try #require(captures(#"href="(/activity\?cursor=[^"]+)""#, in: page.text).first)
+        let next = await visitor.get(more.replacingOccurrences(of: "&amp;", with: "&"))
+        #expect(next.text.contains("favourited your story"), "the next page reads on past the follows")
     }
 
     @Test("an upstream without notifications shows no count and says so on the page")

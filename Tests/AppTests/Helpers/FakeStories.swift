@@ -24,8 +24,12 @@ final class FakeStories: StorySource, StoryReading {
         var failure: HatkError?
         /// Comments by story URI, oldest first.
         var comments: [String: [CommentView]] = [:]
-        /// Notifications by the DID they are for, newest first.
+        /// Notifications by the DID they are for, newest first (distinct `createdAt`s: the cursor is one, as hatk's).
         var notifications: [String: [NotificationItem]] = [:]
+        /// How many of each viewer's notifications are unseen; all of them when absent.
+        var unseenNotifications: [String: Int] = [:]
+        /// How many `getNotifications` calls were answered.
+        var notificationReads = 0
         /// Whom each viewer muted or blocks (or is blocked by).
         var relationships: [String: ViewerRelationships] = [:]
         /// `describeLabels`' answer; nil answers like a hatk without the method (not JSON).
@@ -168,16 +172,32 @@ final class FakeStories: StorySource, StoryReading {
             }
         }
 
-        func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
-            try check("getStories")
-            return fake.content.withLock { content in (content.stories[actor.rawValue] ?? []).map { viewed($0, content) } }
+        /// hatk's hydrated view (getStories, getStoryArchive): the comment count is always there.
+        func hydrated(_ story: StoryView, _ content: FakeStories.Content) -> StoryView {
+            var story = viewed(story, content)
+            story.commentCount = story.commentCount ?? 0
+            return story
         }
 
+        func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
+            try check("getStories")
+            return fake.content.withLock { content in (content.stories[actor.rawValue] ?? []).map { hydrated($0, content) } }
+        }
+
+        /// Like hatk's getStory: a reduced view, without `expired`, `commentCount`, `locationDisplay` or `viewer.fav`.
         func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
             try check("getStory")
             return fake.content.withLock { content in
                 ((content.archived[uri.authority] ?? []) + (content.stories[uri.authority] ?? [])).first { $0.uri == uri.description }
-                    .map { viewed($0, content) }
+                    .map { story in
+                        var story = viewed(story, content)
+                        story.expired = nil
+                        story.commentCount = nil
+                        story.locationDisplay = nil
+                        story.viewer?.fav = nil
+                        if story.viewer == StoryViewerState() { story.viewer = nil }
+                        return story
+                    }
             }
         }
 
@@ -187,7 +207,7 @@ final class FakeStories: StorySource, StoryReading {
                 stories: fake.content.withLock { content in
                     content.archiveReads += 1
                     let all = (content.archived[actor.rawValue] ?? []) + (content.stories[actor.rawValue] ?? [])
-                    return Array(all.reversed().prefix(limit))
+                    return Array(all.reversed().prefix(limit)).map { hydrated($0, content) }
                 })
         }
 
@@ -216,8 +236,17 @@ final class FakeStories: StorySource, StoryReading {
         func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
             try check("getNotifications")
             let viewer = try signedIn("getNotifications")
-            let all = fake.content.withLock { $0.notifications[viewer] ?? [] }
-            return NotificationsOutput(notifications: countOnly ? [] : Array(all.prefix(limit)), unseenCount: all.count)
+            let (all, unseen) = fake.content.withLock { content in
+                content.notificationReads += 1
+                let all = content.notifications[viewer] ?? []
+                return (all, content.unseenNotifications[viewer] ?? all.count)
+            }
+            guard !countOnly else { return NotificationsOutput(notifications: [], unseenCount: unseen) }
+            // hatk's paging: newest first, the cursor is the last item's createdAt.
+            let after = cursor.map { cursor in all.filter { $0.createdAt < cursor } } ?? all
+            let page = Array(after.prefix(limit))
+            return NotificationsOutput(
+                notifications: page, cursor: after.count > limit ? page.last?.createdAt : nil, unseenCount: unseen)
         }
 
         func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {

@@ -42,6 +42,44 @@ import Testing
         #expect(sent.withLock { $0.count } == batches.count, "nothing left to send")
     }
 
+    @Test("marks go up on their own once the batch delay has passed, together, and not before")
+    func batchDelay() async throws {
+        let sent = Mutex<[[String]]>([])
+        let marks = UpstreamSeenMarks(delay: .milliseconds(300)) { uris, _ in sent.withLock { $0.append(uris.map(\.description)) } }
+        let session = Self.session("did:plc:viewer")
+        let now = UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!
+        let uris = ["at://did:plc:maya/social.grain.story/3kaaaaaaaaaa1", "at://did:plc:maya/social.grain.story/3kaaaaaaaaaa2"]
+        for uri in uris { marks.mark(uri: try ATURI(uri), createdAt: now, session: session) }
+        #expect(sent.withLock { $0.isEmpty }, "they wait for the delay")
+        try await waitUntil { sent.withLock { !$0.isEmpty } }
+        #expect(sent.withLock { $0 } == [uris], "one batch, without a flush asked for")
+        marks.mark(uri: try ATURI("at://did:plc:maya/social.grain.story/3kaaaaaaaaaa3"), createdAt: now, session: session)
+        try await waitUntil { sent.withLock { $0.count } == 2 }
+        #expect(sent.withLock { $0.last } == ["at://did:plc:maya/social.grain.story/3kaaaaaaaaaa3"], "a later mark starts the next batch")
+    }
+
+    @Test("a batch the upstream could not take for a while goes again after the delay, though nothing more is marked")
+    func requeueIsRescheduled() async throws {
+        let attempts = Mutex<[[String]]>([])
+        let marks = UpstreamSeenMarks(delay: .milliseconds(100)) { uris, _ in
+            let n = attempts.withLock {
+                $0.append(uris.map(\.description))
+                return $0.count
+            }
+            if n == 1 { throw HatkError(kind: .timeout, endpoint: "markStoriesViewed") }
+        }
+        let session = Self.session("did:plc:viewer")
+        let uri = "at://did:plc:maya/social.grain.story/3kaaaaaaaaaa1"
+        marks.mark(uri: try ATURI(uri), createdAt: UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!, session: session)
+        // The batch's timer sends it and it times out. The person watched, closed and left: no further mark and no
+        // flush come from them.
+        try await waitUntil { attempts.withLock { $0.count } >= 1 }
+        try await waitUntil { attempts.withLock { $0.count } >= 2 }
+        #expect(attempts.withLock { $0 } == [[uri], [uri]])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(attempts.withLock { $0.count } == 2, "sent once it went through, never again")
+    }
+
     @Test("a batch that fails for a while is kept for the next; one refused (signed out) is dropped")
     func failures() async throws {
         let attempts = Mutex(0)

@@ -1417,6 +1417,65 @@ class Social(Base):
         self.assertEqual(offered, REMOTE, "Post to Bluesky only where the post reaches Bluesky")
 
 
+class SeenFlush(Base):
+    """A signed-in visitor's seen marks wait on the front and go up with markStoriesViewed in batches. Run by a server
+    whose batch delay is an hour, so only the page hiding can send them while the test runs."""
+
+    def unviewed(self, viewer, author):
+        """The author's live stories the embedded backend holds as unwatched by the viewer (what reached it)."""
+        request = urllib.request.Request(f"{CONTROL}/unviewed?viewer={viewer}&author={author}", method="POST")
+        return int(urllib.request.urlopen(request, timeout=5).read())
+
+    def watch_and_close(self, viewer, author):
+        """Signs in as `viewer`, watches every story of `author` in the viewer over the strip, and closes it."""
+        d = self.open("/")
+        self.sign_in(d, viewer)
+        d.get(BASE + "/")
+        did = json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{author}").read())["author"]["did"]
+        before = self.unviewed(viewer, author)
+        self.assertGreater(before, 0, "nothing watched yet")
+        s = self.open_author(d, did)
+        self.key(d, " ")
+        for i in range(s["index"] + 1, s["count"]):
+            self.key(d, Keys.ARROW_RIGHT)
+            wait(lambda: self.state(d)["index"] == i and self.state(d)["state"] == "paused", 3, f"story {i + 1}")
+        time.sleep(0.5)  # the last mark's request
+        self.key(d, Keys.ESCAPE)
+        wait(lambda: self.state(d) is None, 3, "the viewer closed")
+        self.assertFalse(d.find_elements(By.CSS_SELECTOR, "body > .viewer-layer"), "the viewer is gone from the page")
+        return d, before
+
+    def test_80_watch_close_and_leave_sends_the_marks(self):
+        d, before = self.watch_and_close("jonas.home.test", "maya.home.test")
+        time.sleep(0.5)
+        self.assertEqual(self.unviewed("jonas.home.test", "maya.home.test"), before, "the marks wait for their batch")
+        d.get(BASE + "/muted")  # leave: the page hides
+        wait(lambda: self.unviewed("jonas.home.test", "maya.home.test") == 0, 5, "the marks at the upstream after leaving")
+
+    def test_81_watch_close_and_switch_away_sends_the_marks(self):
+        d, before = self.watch_and_close("ines.home.test", "jonas.home.test")
+        time.sleep(0.5)
+        self.assertEqual(self.unviewed("ines.home.test", "jonas.home.test"), before, "the marks wait for their batch")
+        # Another tab, or the phone locked: the page stays, hidden.
+        d.execute_script("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                         "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+                         "document.dispatchEvent(new Event('visibilitychange'))")
+        wait(lambda: self.unviewed("ines.home.test", "jonas.home.test") == 0, 5, "the marks at the upstream once hidden")
+
+
+class SeenBatch(SeenFlush):
+    """Run by a server whose batch delay is 2 s: the marks go up on their own while the page stays open and shown."""
+
+    test_80_watch_close_and_leave_sends_the_marks = None
+    test_81_watch_close_and_switch_away_sends_the_marks = None
+
+    def test_82_marks_go_up_after_the_batch_delay(self):
+        d, before = self.watch_and_close("maya.home.test", "ines.home.test")
+        self.assertFalse(d.execute_script("return document.hidden"))
+        wait(lambda: self.unviewed("maya.home.test", "ines.home.test") == 0, 8, "the marks at the upstream after the delay")
+        self.assertEqual(urllib.parse.urlparse(d.current_url).path, "/", "the page never left")
+
+
 FIT_JS = """
 const v = document.querySelector('[data-viewer]'), i = v.querySelector('img[data-story-item]');
 const f = v.querySelector('[data-photo-fill]'), stage = v.querySelector('[data-stage]');
@@ -1571,8 +1630,14 @@ class Screens(Base):
         d.save_screenshot(os.path.join(SHOTS, f"kiosk-{SIZE}.png"))
 
 
+# Classes that need a server set up for them (a seen-mark batch delay of their own): they run only when SUITE names them.
+NAMED_ONLY = {"SeenFlush", "SeenBatch"}
+
 if __name__ == "__main__":
     chosen = [c for c in os.environ.get("SUITE", "").split(",") if c]
+    if not chosen:
+        chosen = [name for name, value in list(globals().items())
+                  if isinstance(value, type) and issubclass(value, Base) and value is not Base and name not in NAMED_ONLY]
     program = unittest.main(exit=False, verbosity=2, argv=[sys.argv[0]] + chosen)
     for name, value in sorted(METRICS.items()):
         print(f"METRIC {SIZE} {name} {value}")
