@@ -229,11 +229,12 @@ final class RawConnection {
     deinit { close(descriptor) }
 }
 
-/// What a write cut short can leave in a data directory: temporary files, and image variants whose original
-/// never arrived. Empty when the directory is clean.
+/// What a write cut short can leave in a data directory: temporary blob files, request bodies streamed to
+/// `uploads/`, and image variants whose original never arrived. Empty when the directory is clean.
 func blobDebris(in dataDirectory: String) -> [String] {
     let files = FileManager.default
     let temporary = ((try? files.contentsOfDirectory(atPath: dataDirectory + "/tmp")) ?? []).filter { $0.hasSuffix(".part") }
+    let bodies = ((try? files.contentsOfDirectory(atPath: dataDirectory + "/uploads")) ?? []).sorted()
     let blobs = Set((try? files.contentsOfDirectory(atPath: dataDirectory + "/blobs")) ?? [])
     let orphans = blobs.filter { name in
         for suffix in [".thumb.jpg", ".avatar.jpg"] where name.hasSuffix(suffix) {
@@ -241,5 +242,5 @@ func blobDebris(in dataDirectory: String) -> [String] {
         }
         return false
     }
-    return temporary.map { "tmp/" + $0 } + orphans.sorted().map { "blobs/" + $0 }
+    return temporary.map { "tmp/" + $0 } + bodies.map { "uploads/" + $0 } + orphans.sorted().map { "blobs/" + $0 }
 }
