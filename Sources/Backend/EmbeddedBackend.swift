@@ -60,9 +60,9 @@ public final class EmbeddedBackend: Sendable {
             xrpc.on(.get, "/xrpc/:nsid") { [self] request in
                 try await self.query(request)
             }
-            // Room for the largest blob plus a little: the limit is enforced while the body streams in, and a
-            // write without credentials is refused before any of it is read.
-            xrpc.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024, admission: Self.requireCredentials) { [self] request in
+            // Room for the largest blob plus a little: the limit is enforced while the body streams in (in memory),
+            // so a write without credentials the authenticator accepts is refused before any of it is read.
+            xrpc.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024, admission: admission) { [self] request in
                 try await self.procedure(request)
             }
             xrpc.on(.options, "/xrpc/:nsid") { _ in
@@ -77,12 +77,18 @@ public final class EmbeddedBackend: Sendable {
         }
     }
 
-    /// Every XRPC procedure needs `Authorization: DPoP <token>`: without one, hatk's 401 at once, body unread.
-    static let requireCredentials: AdmissionCheck = { head in
-        guard let authorization = head.headers["Authorization"], authorization.lowercased().hasPrefix("dpop ") else {
-            return HTTPError(.unauthorized, "Authentication required")
+    /// Every XRPC procedure needs `Authorization: DPoP <token>` that the authenticator admits (for the household,
+    /// an unexpired access token of ours): otherwise hatk's 401 at once, the body unread. Checking the prefix alone
+    /// would let `Authorization: DPoP x` make the server hold up to 5 MB per connection.
+    var admission: AdmissionCheck {
+        { [self] head in
+            guard let authorization = head.headers["Authorization"], authorization.lowercased().hasPrefix("dpop "),
+                authenticator?.admits(head) ?? true
+            else {
+                return HTTPError(.unauthorized, "Authentication required")
+            }
+            return nil
         }
-        return nil
     }
 }
 

@@ -90,9 +90,11 @@ final class ConnectionWatch: Sendable {
         return state.withLock { ($0.perClient[address] ?? 0) < perClientLimit }
     }
 
-    private func countedAddress(_ address: IPAddress?) -> IPAddress? {
+    /// What a connection from `address` counts against: nothing for a trusted proxy (it limits its own clients),
+    /// else the address's client block (an IPv6 client's whole /64).
+    func countedAddress(_ address: IPAddress?) -> IPAddress? {
         guard perClientLimit > 0, let address, !trustedProxies.contains(address) else { return nil }
-        return address
+        return address.clientBlock
     }
 
     /// MHD accepted a connection: it counts against its client, and its first request head is due within the limit.
@@ -136,9 +138,9 @@ final class ConnectionWatch: Sendable {
         }
     }
 
-    /// Open connections counted against `address`, for tests.
+    /// Open connections counted against `address`'s client block, for tests.
     func connections(from address: IPAddress) -> Int {
-        state.withLock { $0.perClient[address] ?? 0 }
+        state.withLock { $0.perClient[address.clientBlock] ?? 0 }
     }
 
     /// Whether a body that began at `start` is behind the minimum rate at `now` with `bytes` received: it may take

@@ -28,6 +28,15 @@ extension RequestHeadFields {
         return client.description
     }
 
+    /// What per-client limits (sign-in attempts and starts, PAR, uploads) count against: ``clientAddress``, with an
+    /// IPv6 client's address replaced by its /64 (`2001:db8:1:2::/64`; see ``IPAddress/clientBlock``). IPv4
+    /// addresses and text that is not an address are kept as they are.
+    public var clientKey: String? {
+        guard let text = clientAddress else { return nil }
+        guard let address = IPAddress(text), !address.isIPv4 else { return text }
+        return address.clientBlock.description + "/64"
+    }
+
     /// `X-Forwarded-Proto` (`https` or `http`, lowercased) when a trusted proxy sent it: its right-most entry, the
     /// one the nearest proxy wrote. Nil from any other peer.
     public var forwardedProto: String? {

@@ -117,7 +117,7 @@ public final class Application: Sendable {
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            authConfiguration.clientAddress = { $0.clientAddress }
+            authConfiguration.clientAddress = { $0.clientKey }
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: store),
                 sealingKey: dataKey, clock: clock,
@@ -165,7 +165,7 @@ public final class Application: Sendable {
             stories: stories, writer: writer,
             signIn: SignInServers.Configuration(
                 server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
-            household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientAddress },
+            household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientKey },
             geocoder: places.posting, placeNames: places.offline, placeSearch: places.search,
             settings: settings, clock: clock, moderation: moderation,
             sharedSessions: sharedSessions)

@@ -14,6 +14,8 @@ struct AuthServerViewers: ViewerAuthenticator {
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { authServer.dpopChallenge(for: request) }
 
     func currentDPoPNonce() -> String? { authServer.currentDPoPNonce() }
+
+    func admits(_ head: RequestHead) -> Bool { authServer.admitsResourceRequest(head) }
 }
 
 /// The backend's household accounts as the authorization server's directory of who may sign in: a disabled one

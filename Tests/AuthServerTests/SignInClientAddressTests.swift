@@ -47,6 +47,32 @@ struct SignInClientAddressTests {
         #expect(otherHop.status.code == 303, "another client behind the same proxy is not locked out")
     }
 
+    @Test("failed sign-ins from an IPv6 client count against its /64, whichever address in it it uses")
+    func ipv6ByItsSlash64() async throws {
+        // setup: the address key as the server configures it
+        let fixture = try AuthFixture {
+            $0.signInLimits.addressFreeFailures = 3
+            $0.clientAddress = { $0.clientKey }
+        }
+        let client = TestClient()
+        let requestURI = try await fixture.pushedRequestURI(client)
+        var failures: [Int] = []
+        for (index, peer) in ["2001:db8:5:1::1", "2001:db8:5:1::2", "2001:db8:5:1:ffff::3"].enumerated() {
+            let response = await fixture.submit(
+                client, requestURI: requestURI, username: "ghost\(index)", password: "guess", remoteAddress: peer)
+            failures.append(response.status.code)
+        }
+
+        // act
+        let sameBlock = await fixture.submit(client, requestURI: requestURI, remoteAddress: "2001:db8:5:1::4")
+        let nextBlock = await fixture.submit(client, requestURI: requestURI, remoteAddress: "2001:db8:5:2::1")
+
+        // validate
+        #expect(failures == [401, 401, 401])
+        #expect(sameBlock.status.code == 429, "a fresh address in the same /64 does not get a fresh budget")
+        #expect(nextBlock.status.code == 303, "another /64 is another client")
+    }
+
     @Test("from a peer that is not a trusted proxy, X-Forwarded-For is ignored and the socket peer is limited")
     func directPeer() async throws {
         // setup

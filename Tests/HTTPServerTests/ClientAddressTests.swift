@@ -50,6 +50,19 @@ struct ClientAddressTests {
         #expect(request(peer: "::ffff:10.0.0.2", forwardedFor: ["203.0.113.5"]).clientAddress == "203.0.113.5")
     }
 
+    @Test("per-client limits count an IPv6 client by its /64, which it can pick any address in; IPv4 clients one address each")
+    func ipv6ClientsByTheirSlash64() {
+        let inOneBlock = ["2001:db8:1:2::a", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0db8:0001:0002:0:0:0:1"]
+        #expect(Set(inOneBlock.map { request(peer: $0, forwardedFor: []).clientKey }) == ["2001:db8:1:2::/64"])
+        #expect(request(forwardedFor: ["2001:db8:1:2::a"]).clientKey == "2001:db8:1:2::/64", "behind a proxy too")
+        #expect(request(peer: "2001:db8:1:3::a", forwardedFor: []).clientKey == "2001:db8:1:3::/64", "the next /64 is another client")
+        #expect(request(peer: "2001:db8:1:2::a", forwardedFor: []).clientAddress == "2001:db8:1:2::a", "the address itself is unchanged")
+        #expect(request(peer: "192.168.1.20", forwardedFor: []).clientKey == "192.168.1.20")
+        #expect(request(peer: "192.168.1.21", forwardedFor: []).clientKey == "192.168.1.21")
+        #expect(request(peer: "::ffff:192.168.1.20", forwardedFor: []).clientKey == "192.168.1.20")
+        #expect(request(peer: nil, forwardedFor: []).clientKey == nil)
+    }
+
     @Test("X-Forwarded-Proto and X-Forwarded-Host are read from trusted peers only, right-most entry")
     func forwardedProtoAndHost() {
         var headers: HTTPHeaders = ["X-Forwarded-Proto": "http, HTTPS", "X-Forwarded-Host": "evil.example, stories.example"]

@@ -25,4 +25,21 @@ struct ConnectionWatchTests {
         #expect(!watch.bodyIsTooSlow(start: 0, bytes: 0, now: start + 100 * second), "no body being received")
         #expect(!self.watch(rate: 0, grace: .zero).bodyIsTooSlow(start: start, bytes: 0, now: start + 100 * second))
     }
+
+    @Test("connections count against the client's address, an IPv6 client's whole /64, and never against a trusted proxy")
+    func connectionsCountPerClientBlock() throws {
+        var configuration = ServerConfiguration()
+        configuration.perClientConnectionLimit = 4
+        configuration.trustedProxies = try TrustedProxies(parsing: ["2001:db8:ffff::1"])
+        let watch = ConnectionWatch(configuration: configuration)
+        let counted = { (text: String) in watch.countedAddress(IPAddress(text)) }
+
+        #expect(counted("2001:db8:1:2::a") == counted("2001:db8:1:2:ffff::b"))
+        #expect(counted("2001:db8:1:2::a") == IPAddress("2001:db8:1:2::"))
+        #expect(counted("2001:db8:1:2::a") != counted("2001:db8:1:3::a"))
+        #expect(counted("192.168.1.20") == IPAddress("192.168.1.20"))
+        #expect(counted("192.168.1.20") != counted("192.168.1.21"))
+        #expect(counted("2001:db8:ffff::1") == nil, "a trusted proxy is exempt")
+        #expect(counted("2001:db8:ffff::2") != nil, "its neighbours are not")
+    }
 }

@@ -19,27 +19,53 @@ struct CrashRecoveryTests {
         return directory
     }
 
-    @Test("SIGKILL while an upload's body is still arriving leaves nothing behind, and the restarted server serves")
+    @Test("SIGKILL while signed-in uploads' bodies are still arriving leaves nothing behind, and the restarted server serves")
     func killWhileBodyStreams() async throws {
-        // setup: the body is announced at 3 MB and trickles in; nothing is processed before it is complete, so
-        // the upload need not be signed in
+        // setup: a member signed in through the front (a session cookie, so /create admits the body and streams it
+        // to data/uploads) and as an XRPC client (a real DPoP token, so uploadBlob admits its body)
         let data = try freshDataDirectory()
         let server = try await ServerProcess(dataDirectory: data)
-        let connection = try RawConnection(port: server.port)
-        connection.send(
-            Array("POST /xrpc/dev.hatk.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 3000000\r\n\r\n".utf8))
+        let browser = Browser(base: server.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: Self.password)
+        let session = try #require(browser.cookie("gs_session"))
+        let (_, credentials) = try await server.signInForWrites(handle: "maya.home.test", password: Self.password)
+        let form = try RawConnection(port: server.port)
+        form.send(
+            Array(
+                ("POST /create HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nCookie: gs_session=\(session)\r\n"
+                    + "Content-Type: multipart/form-data; boundary=B\r\nContent-Length: 3000000\r\n\r\n"
+                    + "--B\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n").utf8))
+        let blob = try RawConnection(port: server.port)
+        blob.send(
+            Array(
+                ("POST /xrpc/dev.hatk.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: DPoP \(credentials.accessToken)\r\n"
+                    + "DPoP: eyJ.eyJ.sig\r\nContent-Type: image/jpeg\r\nContent-Length: 3000000\r\n\r\n").utf8))
         let chunk = [UInt8](repeating: 0xA5, count: 64 * 1024)
         for _ in 0..<8 {
-            connection.send(chunk)
+            form.send(chunk)
+            blob.send(chunk)
             try await Task.sleep(for: .milliseconds(20))
         }
+        // The form's body is on disk as it arrives; wait until what was sent is there, so the kill lands mid-body.
+        var streamed = 0
+        for _ in 0..<250 where streamed < 8 * chunk.count {
+            try await Task.sleep(for: .milliseconds(20))
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: data + "/uploads")) ?? []
+            streamed = names.compactMap { try? FileManager.default.attributesOfItem(atPath: data + "/uploads/" + $0)[.size] as? Int }.max() ?? 0
+        }
+        let answeredBeforeKill = (form.receive(within: 0.2), blob.receive(within: 0.2))
 
         // act
         server.kill()
+        let leftByKill = blobDebris(in: data)
         let restarted = try await ServerProcess(dataDirectory: data)
         defer { restarted.stop() }
 
-        // validate
+        // validate: both bodies were admitted and still arriving when the server died
+        #expect(streamed >= 8 * chunk.count, "the form's body should be streaming into data/uploads; \(streamed) bytes were")
+        #expect(answeredBeforeKill.0 == "" && answeredBeforeKill.1 == "", "neither upload was refused: \(answeredBeforeKill)")
+        #expect(leftByKill.contains { $0.hasPrefix("uploads/") }, "the kill left the half body behind: \(leftByKill)")
+        // and the restart swept what they left
         #expect(blobDebris(in: data) == [])
         #expect(try await Browser(base: restarted.base).get("/healthz").status == 200)
         restarted.stop()

@@ -133,6 +133,31 @@ struct UploadLoadTests {
         #expect(otherClient == 303)
     }
 
+    @Test("an IPv6 client is counted by its /64: another address in it is the same client, the next /64 another")
+    func rateLimitGroupsIPv6() async throws {
+        // setup: behind the TLS proxy, so each request can say which client it is for
+        let live = try await LiveApp(behindTLSProxy: true) { $0.uploadsPerMinute = 1 }
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base, behindTLSProxy: true)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+        func post(_ seed: Int, from client: String) async throws -> Int {
+            try await browser.postPhoto(
+                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": client]
+            ).status
+        }
+
+        // act
+        let first = try await post(0, from: "2001:db8:7:1::1")
+        let sameBlock = try await post(1, from: "2001:db8:7:1:8000::2")
+        let nextBlock = try await post(2, from: "2001:db8:7:2::1")
+
+        // validate
+        #expect(first == 303)
+        #expect(sameBlock == 429, "a new address in the same /64 does not get a new budget")
+        #expect(nextBlock == 303)
+    }
+
     /// How many active stories `handle` has, read from the embedded backend over XRPC (which wants a DID).
     func storyCount(_ live: LiveApp, actor handle: String) async throws -> Int {
         let did = try #require(try live.app.backend?.store.account(handle)?.did.rawValue)

@@ -76,8 +76,10 @@ struct StoryPublisher: Sendable {
         } catch let error as ImagingError {
             throw Refusal.unusable(error)
         }
+        // A name the person typed or chose replaces the geocoder's, so their position is not sent anywhere for it.
+        let typed = !choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         let place: PlaceLabel? =
-            if choices.useLocation, choices.chosenPlace == nil, let gps = processed.metadata.gps {
+            if choices.useLocation, choices.chosenPlace == nil, !typed, let gps = processed.metadata.gps {
                 await geocoder?.label(for: gps)
             } else {
                 nil

@@ -59,21 +59,11 @@ extension AuthServer {
         let proofs = request.headers.values("DPoP")
         guard proofs.count == 1 else { return .failure(.missingProof) }
         let now = clock().unixSeconds
-        let verifiedToken: (header: AccessTokenHeader, claims: AccessTokenClaims)
-        do {
-            verifiedToken = try JWT.verify(
-                token, key: signingKey.publicKey, header: AccessTokenHeader.self, claims: AccessTokenClaims.self)
-        } catch {
-            return .failure(.invalidToken(error.description))
+        let claims: AccessTokenClaims
+        switch verifyAccessToken(token, now: now) {
+        case .success(let verified): claims = verified
+        case .failure(let refusal): return .failure(refusal)
         }
-        let claims = verifiedToken.claims
-        guard verifiedToken.header.typ == "at+jwt" else { return .failure(.invalidToken("typ is not at+jwt")) }
-        // Every origin of ours is the same server with the same key, so a token issued under one is good under
-        // another (a member's phone on the Wi-Fi address, the front calling over loopback).
-        guard ownOrigin(claims.iss) == claims.iss, claims.aud == claims.iss else {
-            return .failure(.invalidToken("issued for another issuer"))
-        }
-        guard claims.exp > now else { return .failure(.tokenExpired) }
         let proof: DPoP.Verified
         do {
             proof = try checkProof(
@@ -97,6 +87,40 @@ extension AuthServer {
         guard let did = DID.parse(claims.sub) else { return .failure(.invalidToken("sub is not a DID")) }
         guard (try? accounts.account(did: did)) != nil else { return .failure(.unknownAccount) }
         return .success(ResourceViewer(did: did, scope: claims.scope, clientID: claims.client_id))
+    }
+
+    /// Whether a resource request's head carries credentials worth reading its body for: `Authorization: DPoP`
+    /// with an access token of ours (signature, type, issuer, expiry) and one `DPoP` proof header.
+    ///
+    /// This is the cheap part of ``resourceViewer(for:)`` (one signature check, no database, nothing consumed), so
+    /// it can run on a server thread before any body byte is read: a made-up token is refused at once instead of
+    /// the server holding a 5 MB body for it. The proof, its replay check, the nonce and revocation are checked
+    /// once the body is in.
+    public func admitsResourceRequest(_ head: some RequestHeadFields) -> Bool {
+        guard let authorization = head.headers["Authorization"], let token = Self.dpopToken(authorization),
+            head.headers.values("DPoP").count == 1
+        else { return false }
+        return (try? verifyAccessToken(token, now: clock().unixSeconds).get()) != nil
+    }
+
+    /// The claims of an access token we issued that has not expired; the proof it must come with is not looked at.
+    private func verifyAccessToken(_ token: String, now: Int64) -> Result<AccessTokenClaims, ResourceRefusal> {
+        let verifiedToken: (header: AccessTokenHeader, claims: AccessTokenClaims)
+        do {
+            verifiedToken = try JWT.verify(
+                token, key: signingKey.publicKey, header: AccessTokenHeader.self, claims: AccessTokenClaims.self)
+        } catch {
+            return .failure(.invalidToken(error.description))
+        }
+        let claims = verifiedToken.claims
+        guard verifiedToken.header.typ == "at+jwt" else { return .failure(.invalidToken("typ is not at+jwt")) }
+        // Every origin of ours is the same server with the same key, so a token issued under one is good under
+        // another (a member's phone on the Wi-Fi address, the front calling over loopback).
+        guard ownOrigin(claims.iss) == claims.iss, claims.aud == claims.iss else {
+            return .failure(.invalidToken("issued for another issuer"))
+        }
+        guard claims.exp > now else { return .failure(.tokenExpired) }
+        return .success(claims)
     }
 
     /// In nonce mode, the challenge for a request whose DPoP proof lacks a current nonce, so the backend can answer

@@ -26,9 +26,14 @@ public protocol ViewerAuthenticator: Sendable {
     func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)?
     /// The nonce every response advertises when nonces are on.
     func currentDPoPNonce() -> String?
+    /// Whether a write's head carries credentials worth reading its body for, decided before any body byte is read
+    /// (on a server thread: quick, no database, nothing consumed). A false answer is a 401 at once.
+    func admits(_ head: RequestHead) -> Bool
 }
 
 extension ViewerAuthenticator {
+    /// Every head with `Authorization: DPoP` (the backend checks that first) goes on to the body.
+    public func admits(_ head: RequestHead) -> Bool { true }
     public func dpopChallenge(for request: Request) -> (nonce: String, wwwAuthenticate: String)? { nil }
     public func currentDPoPNonce() -> String? { nil }
 }

@@ -86,6 +86,11 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The block per-client limits count this address in: the address itself for IPv4, its /64 for IPv6. One
+    /// subscriber, household or phone is given a whole /64 and may use any address in it, so counting IPv6 clients
+    /// one address at a time would give each of them 2^64 budgets.
+    public var clientBlock: IPAddress { isIPv4 ? self : masked(to: 64) }
+
     /// The address with every bit after the first `prefixLength` (of 128) cleared.
     func masked(to prefixLength: Int) -> IPAddress {
         let length = min(max(prefixLength, 0), 128)

@@ -147,36 +147,37 @@ final class ServerProcess {
     /// Signs in to the server's authorization server as atproto's localhost development client (as a third-party
     /// client would) and returns a client and credentials for `dev.hatk.*` writes.
     func signInForWrites(handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
-        try await Self.signInForWrites(base: base, handle: handle, password: password)
+        try await ServerTests.signInForWrites(base: base, handle: handle, password: password)
     }
+}
 
-    /// ``signInForWrites(handle:password:)`` against any grain-stories at `base` (an `http://127.0.0.1:<port>`).
-    static func signInForWrites(base: String, handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
-        // The server is on loopback, which outbound calls refuse unless its origin is allowed.
-        let policy = AddressPolicy.publicOnly.allowing([URL(string: base)!])
-        var query = URLComponents()
-        query.queryItems = [
-            URLQueryItem(name: "redirect_uri", value: "http://127.0.0.1/callback"),
-            URLQueryItem(name: "scope", value: OAuthClient.grainScope),
-        ]
-        let oauth = OAuthClient(
-            clientID: "http://localhost?" + (query.percentEncodedQuery ?? ""), redirectURI: "http://127.0.0.1/callback",
-            issuer: URL(string: base)!, timeout: 30, policy: policy)
-        let (authorizeURL, pending) = try await oauth.beginSignIn(loginHint: handle)
-        let browser = Browser(base: base)
-        let page = try await browser.get(authorizeURL.absoluteString)
-        let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: page.body).first))
-        let csrf = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first))
-        let approved = try await browser.post(
-            "/oauth/authorize",
-            form: [("request_uri", requestURI), ("csrf", csrf), ("username", String(handle.prefix { $0 != "." })), ("password", password)])
-        let location = try #require(approved.location.flatMap(URLComponents.init(string:)), "sign-in answered \(approved.status)")
-        let code = try #require(location.queryItems?.first { $0.name == "code" }?.value)
-        let tokens = try await oauth.completeSignIn(
-            pending: pending, code: code, issuer: location.queryItems?.first { $0.name == "iss" }?.value)
-        let client = HatkClient(baseURL: URL(string: base)!, timeout: 60, policy: policy)
-        return (client, DPoPCredentials(dpopKey: pending.dpopKey, accessToken: tokens.accessToken))
-    }
+/// Signs in to the grain-stories at `base` (a child process or a `LiveApp`) as atproto's localhost development
+/// client and returns a client and credentials for `dev.hatk.*` writes.
+func signInForWrites(base: String, handle: String, password: String) async throws -> (HatkClient, DPoPCredentials) {
+    // The server is on loopback, which outbound calls refuse unless its origin is allowed.
+    let policy = AddressPolicy.publicOnly.allowing([URL(string: base)!])
+    var query = URLComponents()
+    query.queryItems = [
+        URLQueryItem(name: "redirect_uri", value: "http://127.0.0.1/callback"),
+        URLQueryItem(name: "scope", value: OAuthClient.grainScope),
+    ]
+    let oauth = OAuthClient(
+        clientID: "http://localhost?" + (query.percentEncodedQuery ?? ""), redirectURI: "http://127.0.0.1/callback",
+        issuer: URL(string: base)!, timeout: 30, policy: policy)
+    let (authorizeURL, pending) = try await oauth.beginSignIn(loginHint: handle)
+    let browser = Browser(base: base)
+    let page = try await browser.get(authorizeURL.absoluteString)
+    let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: page.body).first))
+    let csrf = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: page.body).first))
+    let approved = try await browser.post(
+        "/oauth/authorize",
+        form: [("request_uri", requestURI), ("csrf", csrf), ("username", String(handle.prefix { $0 != "." })), ("password", password)])
+    let location = try #require(approved.location.flatMap(URLComponents.init(string:)), "sign-in answered \(approved.status)")
+    let code = try #require(location.queryItems?.first { $0.name == "code" }?.value)
+    let tokens = try await oauth.completeSignIn(
+        pending: pending, code: code, issuer: location.queryItems?.first { $0.name == "iss" }?.value)
+    let client = HatkClient(baseURL: URL(string: base)!, timeout: 60, policy: policy)
+    return (client, DPoPCredentials(dpopKey: pending.dpopKey, accessToken: tokens.accessToken))
 }
 
 /// A bare TCP connection, for sending a request a piece at a time.
@@ -210,14 +211,36 @@ final class RawConnection {
         return true
     }
 
+    /// What the server answers within `seconds`: the head and as much body as its Content-Length says, or what
+    /// arrived before the connection closed or the time ran out ("" when nothing did).
+    func receive(within seconds: Double) -> String {
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var collected: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            collected += buffer[0..<count]
+            let text = String(decoding: collected, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let length = captures(#"(?i)content-length:\s*([0-9]+)"#, in: String(text[..<end.lowerBound])).first.flatMap { Int($0) } ?? 0
+                if text.utf8.distance(from: text.utf8.startIndex, to: end.upperBound) + length <= collected.count { break }
+            }
+        }
+        return String(decoding: collected, as: UTF8.self)
+    }
+
     deinit { close(descriptor) }
 }
 
-/// What a write cut short can leave in a data directory: temporary files, and image variants whose original
-/// never arrived. Empty when the directory is clean.
+/// What a write cut short can leave in a data directory: temporary blob files, request bodies streamed to
+/// `uploads/`, and image variants whose original never arrived. Empty when the directory is clean.
 func blobDebris(in dataDirectory: String) -> [String] {
     let files = FileManager.default
     let temporary = ((try? files.contentsOfDirectory(atPath: dataDirectory + "/tmp")) ?? []).filter { $0.hasSuffix(".part") }
+    let bodies = ((try? files.contentsOfDirectory(atPath: dataDirectory + "/uploads")) ?? []).sorted()
     let blobs = Set((try? files.contentsOfDirectory(atPath: dataDirectory + "/blobs")) ?? [])
     let orphans = blobs.filter { name in
         for suffix in [".thumb.jpg", ".avatar.jpg"] where name.hasSuffix(suffix) {
@@ -225,5 +248,5 @@ func blobDebris(in dataDirectory: String) -> [String] {
         }
         return false
     }
-    return temporary.map { "tmp/" + $0 } + orphans.sorted().map { "blobs/" + $0 }
+    return temporary.map { "tmp/" + $0 } + bodies.map { "uploads/" + $0 } + orphans.sorted().map { "blobs/" + $0 }
 }
