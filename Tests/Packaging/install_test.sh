@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package, installed as a household would install it (issue 15 item 5), in a fresh Debian 12 root made
 # with debootstrap: dpkg -i, systemd-analyze verify on the units, the unit's ExecStart run as its user (no systemd
-# as PID 1: the script does what systemd would for StateDirectory=) until /healthz answers, and the same for the
-# backup service when `grain-stories backup` exists. Needs root (debootstrap, chroot, mount namespaces).
+# as PID 1: the script does what systemd would for StateDirectory=) until /healthz answers, the backup service
+# (after a killed backup, whose leftovers it must remove), the `users` commands as the README gives them, and a
+# restore as docs/operations.md describes it. Needs root (debootstrap, chroot, mount namespaces).
 #
 # Usage: install_test.sh DEB. The finished root is cached as a tarball under .build/debootstrap (named by the
 # package list), so only the first run downloads Debian; later runs unpack it in seconds.
@@ -45,7 +46,7 @@ ROOT=$(mktemp -d /var/tmp/grain-stories-root.XXXXXX)
 SERVER=
 cleanup() {
   [ -n "$SERVER" ] && stop_server
-  rm -f "$ROOT.server.log" "$ROOT.users.log"
+  rm -f "$ROOT.server.log" "$ROOT.users.log" "$ROOT.restore.log"
   # Mounts live only in the namespaces below, so nothing of the host is under $ROOT when it is removed.
   rm -rf --one-file-system "$ROOT"
 }
@@ -78,6 +79,16 @@ in_root getent passwd grain-stories | grep -q ':/var/lib/grain-stories:/usr/sbin
 # Owners are read inside the root: its users and groups are not the host's.
 mode=$(in_root stat -c '%U:%G %a' /etc/grain-stories/grain-stories.conf)
 [ "$mode" = "root:grain-stories 640" ] && pass "the configuration file is root:grain-stories 0640" || fail "configuration file mode: $mode"
+# Both place tables ship, readable by the service, and the configuration file names them.
+for table in places:cities1000.csv place-names:place-names.csv; do
+  key=${table%%:*} file=/usr/share/grain-stories/places/${table#*:}
+  if [ -s "$ROOT$file" ] && in_root -u grain-stories test -r "$file" \
+    && grep -qx "$key = $file" "$ROOT/etc/grain-stories/grain-stories.conf"; then
+    pass "$file ships and the configuration file names it ($key)"
+  else
+    fail "the place table $file (configuration key $key)"
+  fi
+done
 
 units="grain-stories.service grain-stories-backup.service grain-stories-backup.timer"
 if out=$(in_root systemd-analyze verify $(for u in $units; do echo /lib/systemd/system/$u; done) 2>&1) && [ -z "$out" ]; then
@@ -133,6 +144,13 @@ if printf 'package-test-password\n' | in_root -u "$user" /usr/bin/grain-stories 
 else
   cat "$ROOT.users.log"; fail "users add"
 fi
+# Every users command reads the file too, from whatever folder it is run in.
+if in_root -u "$user" /bin/sh -c 'cd / && exec /usr/bin/grain-stories users list' >"$ROOT.users.log" 2>&1 \
+  && grep -Eq '^maya\.home\.test +owner +active' "$ROOT.users.log"; then
+  pass "grain-stories users list, as $user, lists the member from the data the configuration file names"
+else
+  cat "$ROOT.users.log"; fail "users list"
+fi
 profile() { curl -fsS --noproxy '*' "http://127.0.0.1:$PORT/xrpc/social.grain.unspecced.getActorProfile?actor=maya.home.test" 2>/dev/null; }
 if start_server; then pass "the unit's ExecStart, run as $user, answers /healthz on the port of the configuration file"; else
   cat "$LOG"; fail "/healthz never answered"; fi
@@ -143,32 +161,71 @@ key=$(find "$ROOT/var/lib/grain-stories-keys" -name '*.key' -user "$(in_root id 
 [ -z "$(find "$ROOT/var/lib/grain-stories" -name '*.key')" ] && pass "no key file in the data directory" || fail "a key file in the data directory"
 [ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] && [ "$(in_root stat -c %U /var/lib/grain-stories/backend.sqlite)" = grain-stories ] \
   && pass "the data is written by grain-stories in /var/lib/grain-stories" || fail "no data in /var/lib/grain-stories"
+grep -q "no readable place" "$LOG" && { grep "no readable place" "$LOG"; fail "the server found no place table"; } \
+  || pass "the server opened both place tables from the configuration file"
+
+# A backup killed midway, as a reboot or an OOM kill would: the blob-removal lock is held so that it stops right
+# after making its folder under a temporary name, and then it is sent SIGKILL there.
+BACKUPS=/var/backups/grain-stories
+in_root -u grain-stories /bin/sh -c '
+  umask 0077 && exec 9>>/var/lib/grain-stories/backup.lock && flock -x 9 || exit 1
+  /usr/bin/grain-stories backup --data /var/lib/grain-stories --to "$1/20000101T000000Z" 9>&- >/dev/null 2>&1 &
+  for _ in $(seq 1 300); do
+    [ -e "$(echo "$1"/20000101T000000Z.partial-*)/.grain-stories-backup-in-progress" ] && break
+    sleep 0.1
+  done
+  kill -KILL $!' sh "$BACKUPS"
+leftover=$(ls -d "$ROOT$BACKUPS"/*.partial-* 2>/dev/null)
+[ -n "$leftover" ] && pass "a killed backup left $(basename "$leftover")" || fail "the killed backup left no folder to clean up"
 
 # The nightly backup's ExecStart as its user, while the server runs.
 if in_root /usr/bin/grain-stories help 2>&1 | grep -q 'grain-stories backup'; then
   backup_exec=$(sed -n 's/^ExecStart=//p' "$ROOT/lib/systemd/system/grain-stories-backup.service")
   environment=$(sed -n 's/^Environment=//p' "$ROOT/lib/systemd/system/grain-stories-backup.service")
-  if out=$(in_root -u grain-stories /usr/bin/env $environment $backup_exec 2>&1) && ls -d "$ROOT"/var/backups/grain-stories/[0-9]*Z >/dev/null 2>&1; then
-    pass "the backup service's ExecStart made $(ls "$ROOT/var/backups/grain-stories")"
+  if out=$(in_root -u grain-stories /usr/bin/env $environment $backup_exec 2>&1) && ls -d "$ROOT$BACKUPS"/[0-9]*Z >/dev/null 2>&1; then
+    pass "the backup service's ExecStart made $(ls "$ROOT$BACKUPS")"
   else
     echo "$out"; fail "the nightly backup"
   fi
+  [ -n "$leftover" ] && [ ! -e "$leftover" ] && [ -z "$(ls -d "$ROOT$BACKUPS"/*.partial* 2>/dev/null)" ] \
+    && pass "the next backup removed what the killed one left" || fail "the killed backup's folder is still there"
 else
-  echo "note: this grain-stories has no backup command yet, so the backup service was verified (systemd-analyze) but not run"
+  fail "grain-stories help names no backup command, so the backup service could not be run"
 fi
+NIGHTLY=$(ls -d "$ROOT$BACKUPS"/[0-9]*Z 2>/dev/null | tail -1)
+NIGHTLY=${NIGHTLY#"$ROOT"}
+
+# A member added after that backup, which restoring it takes away.
+printf 'another-password\n' | in_root -u "$user" /usr/bin/grain-stories users add ines --password-stdin >"$ROOT.users.log" 2>&1 \
+  || { cat "$ROOT.users.log"; fail "users add ines"; }
 
 stop_server
 grep -q "grain-stories stopped" "$LOG" && pass "SIGTERM (systemd's stop) ends it cleanly" || { cat "$LOG"; fail "no clean stop"; }
 
-# A restart (a reboot, an upgrade's try-restart): the same key opens the same data, and the member is still there.
+# A restore on the packaged box, as docs/operations.md gives it: the service stopped (above), the backup restored as
+# root into a new folder, swapped in for the data, given to the service user; then the service starts again.
+restored=/var/lib/grain-stories.restored
+if [ -n "$NIGHTLY" ] && in_root /usr/bin/grain-stories restore --from "$NIGHTLY" --data $restored >"$ROOT.restore.log" 2>&1 \
+  && in_root /bin/sh -c "mv /var/lib/grain-stories /var/lib/grain-stories.before-restore && mv $restored /var/lib/grain-stories \
+    && chown -R grain-stories:grain-stories /var/lib/grain-stories && chmod 0700 /var/lib/grain-stories"; then
+  pass "grain-stories restore --from $NIGHTLY, swapped in for /var/lib/grain-stories and given to grain-stories"
+else
+  cat "$ROOT.restore.log"; fail "the restore on the packaged box"
+fi
+
+# The start after the restore (also what a reboot or an upgrade's try-restart does): the same key opens the restored
+# data, the member from before the backup is there and the one added after it is not.
 key_before=$(sha256sum "$ROOT"/var/lib/grain-stories-keys/* 2>/dev/null)
-if start_server; then pass "it starts again on the same data"; else cat "$LOG"; fail "no second start"; fi
+if start_server; then pass "it starts again on the restored data"; else cat "$LOG"; fail "no start after the restore"; fi
 [ -n "$key_before" ] && [ "$(sha256sum "$ROOT"/var/lib/grain-stories-keys/*)" = "$key_before" ] \
   && pass "the restart kept the sealing key (no new key was made)" || fail "the key changed across the restart"
-profile | grep -q '"maya.home.test"' && pass "after the restart the member added before it is served" \
-  || { profile; cat "$LOG"; fail "the member is gone after the restart"; }
+profile | grep -q '"maya.home.test"' && pass "after the restore the member added before the backup is served" \
+  || { profile; cat "$LOG"; fail "the member is gone after the restore"; }
+in_root -u "$user" /usr/bin/grain-stories users list >"$ROOT.users.log" 2>&1
+grep -q '^maya\.home\.test' "$ROOT.users.log" && ! grep -q '^ines\.home\.test' "$ROOT.users.log" \
+  && pass "the restored data is the backup's: ines, added after it, is not there" || { cat "$ROOT.users.log"; fail "users after the restore"; }
 stop_server
-rm -f "$LOG" "$ROOT.users.log"
+rm -f "$LOG" "$ROOT.users.log" "$ROOT.restore.log"
 
 if out=$(in_root dpkg --purge grain-stories 2>&1) && [ ! -e "$ROOT/usr/bin/grain-stories" ] && [ -s "$ROOT/var/lib/grain-stories/backend.sqlite" ] \
   && [ -n "$(ls "$ROOT/var/lib/grain-stories-keys")" ]; then
