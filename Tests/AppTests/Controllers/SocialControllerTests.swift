@@ -129,6 +129,33 @@ import Testing
         #expect(json.status == .ok && !json.text.contains("javascript:") && json.text.contains(#""open":true"#))
     }
 
+    @Test("a story read through hatk's getStory (an expired permalink) shows no comment count and no heart rather than 0 and an unpressed one")
+    func countsUnknownThroughGetStory() async throws {
+        let jonas = try front.visitor("jonas.home.test")
+        let jonasDID = "did:plc:" + String(repeating: "j", count: 24)
+        // Two comments and jonas's favourite on each: getStories and getStoryArchive say so, getStory does not.
+        let expired = front.stories.addArchived(maya, createdAt: front.clock.now.adding(seconds: -30 * 3600).iso8601)
+        let recent = front.stories.addArchived(maya, createdAt: front.clock.now.adding(seconds: -3600).iso8601)
+        front.stories.content.withLock { content in
+            for i in content.archived[maya.rawValue]!.indices {
+                content.archived[maya.rawValue]![i].commentCount = 2
+                content.archived[maya.rawValue]![i].viewer = StoryViewerState(fav: "at://\(jonasDID)/social.grain.favorite/3kfav\(i)aaaaaa")
+            }
+        }
+        for old in [expired, recent] {
+            let page = await jonas.get(SiteURL.story(did: maya.rawValue, rkey: old.rkey).path)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("data-comment-count hidden><"), "no count: the view did not say")
+            #expect(!page.text.contains("data-comment-count>0<"))
+            #expect(page.text.contains("data-fav-form hidden"), "no heart: the view did not say whether it is pressed")
+            #expect(page.text.contains(#""known":false"#) && !page.text.contains(#""commentCount":0"#), "nor in the script's data")
+        }
+        // A live story read through getStories shows both.
+        front.stories.update(maya, story: 0) { $0.commentCount = 2 }
+        let live = await jonas.get(SiteURL.story(did: maya.rawValue, rkey: story.rkey).path)
+        #expect(live.text.contains("data-comment-count>2<") && live.text.contains(#"data-fav-form>"#))
+    }
+
     @Test("a report sends hatk's input: a strong ref with the story's CID, or the account, a label the upstream defines, the reason")
     func report() async throws {
         let jonas = try front.visitor("jonas.home.test")
