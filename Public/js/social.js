@@ -59,19 +59,22 @@
     if (mute) { mute.action = author.muteHref; block.action = author.blockHref; }
     warning(root, item, img);
     $(root, "actions").hidden = item.expired;
+    // A view without counts (hatk's getStory) shows no number and no heart rather than a wrong one.
     const favForm = $(root, "fav-form");
-    if (favForm) { favForm.action = item.favHref; $(root, "return").value = item.href; }
+    if (favForm) { favForm.action = item.favHref; favForm.hidden = !item.known; $(root, "return").value = item.href; }
     favState(root, item);
     const c = $(root, "comments");
     c.href = item.commentsHref;
-    $(root, "comment-count").textContent = item.commentCount;
+    const count = $(root, "comment-count");
+    count.hidden = !item.known;
+    count.textContent = item.known ? item.commentCount : "";
     say(root, "");
   }, true);
 
   async function favourite(root, on) {
     const { item } = current.get(root) || {};
     const form = $(root, "fav-form");
-    if (!item || !form || item.expired || !!item.fav === on) return;
+    if (!item || !form || item.expired || !item.known || !!item.fav === on) return;
     const before = item.fav;
     item.fav = on ? "pending" : null; // optimistic; put back if the write fails
     favState(root, item);
@@ -88,7 +91,7 @@
   let heartTimer = 0;
   document.addEventListener("story:doubletap", (e) => {
     const root = e.target, heart = $(root, "heart");
-    if ($(root, "actions").hidden || !$(root, "fav-form")) return;
+    if ($(root, "actions").hidden || !$(root, "fav-form") || $(root, "fav-form").hidden) return;
     heart.style.left = `${e.detail.x - 48}px`;
     heart.style.top = `${e.detail.y - 60}px`;
     heart.removeAttribute("data-on");
@@ -143,7 +146,7 @@
 
   function adjustCount(root, by) {
     const { item } = current.get(root) || {};
-    if (!item) return;
+    if (!item || !item.known) return;
     item.commentCount = Math.max(0, item.commentCount + by);
     $(root, "comment-count").textContent = item.commentCount;
   }

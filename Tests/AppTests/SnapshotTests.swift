@@ -51,6 +51,7 @@ struct SnapshotTests {
             aspectRatio: AspectRatio(width: 3, height: 4), createdAt: now.adding(seconds: -hoursAgo * 3600).iso8601)
         view.locationDisplay = rkey == "b" ? "Lisbon, PT" : nil
         view.expired = false
+        view.commentCount = 0  // getStories' hydrated view says how many
         return view
     }
 

@@ -10,6 +10,10 @@ import Testing
 @testable import Backend
 @testable import Server
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Favourites, comments, reports, mute and block, activity, labels and link previews, end to end on a live server
 /// over the embedded household: each form as a browser without scripts sends it, and each answer checked in the
 /// backend's own state.
@@ -291,6 +295,57 @@ struct SocialTests {
         #expect(createPage.contains("/profile/\(mayaDID.rawValue)/story/\(rkey)/delete"), "and can delete it from there")
         #expect(try await stories(anonymous, "maya.home.test").items.count == served, "gore is served to nobody")
         #expect(try await stories(maya, "maya.home.test").items.count == served, "not even its author")
+    }
+
+    @Test("a warned story's link preview is blurred (the photo's fine detail is gone, kept in the same photo unwarned); a hidden one has none")
+    func previewIsBlurred() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let maya = try await signedIn(live, "maya")
+        // A checkerboard of 6-pixel squares: all detail, which a blur turns to an even grey.
+        var pixels = [UInt8](repeating: 0, count: 800 * 600 * 3)
+        for y in 0..<600 {
+            for x in 0..<800 where (x / 6 + y / 6) % 2 == 0 {
+                let i = (y * 800 + x) * 3
+                (pixels[i], pixels[i + 1], pixels[i + 2]) = (255, 255, 255)
+            }
+        }
+        let jpeg = try Imaging.encodeJPEG(RGBImage(width: 800, height: 600, pixels: pixels), quality: 90)
+        func post(_ labels: [String]) async throws -> String {
+            let posted = try await maya.postMultipart(
+                "/create", fields: [("csrf", try await csrf(maya))] + labels.map { ("labels", $0) }, file: ("photo", "c.jpg", "image/jpeg", jpeg))
+            return try #require(posted.location)
+        }
+        func image(_ path: String) async throws -> (status: Int, image: RGBImage?) {
+            let (data, response) = try await URLSession.shared.data(from: URL(string: live.base + path)!)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            return (status, status == 200 ? try Imaging.decode([UInt8](data)) : nil)
+        }
+        /// The mean difference between horizontal neighbours: large for sharp detail, near 0 once blurred.
+        func detail(_ image: RGBImage) -> Double {
+            var sum = 0
+            for y in 0..<image.height {
+                for x in 1..<image.width {
+                    let i = (y * image.width + x) * 3
+                    sum += abs(Int(image.pixels[i + 1]) - Int(image.pixels[i - 2]))
+                }
+            }
+            return Double(sum) / Double(image.height * (image.width - 1))
+        }
+        let plain = try #require(try await image(try await post([]) + "/preview.jpg").image)
+        let warned = try #require(try await image(try await post(["nudity"]) + "/preview.jpg").image)
+        #expect(plain.width == 1200 && plain.height == 630 && warned.width == 1200 && warned.height == 630)
+        let (sharp, soft) = (detail(plain), detail(warned))
+        #expect(sharp > 20, "the unwarned preview keeps the checkerboard: \(sharp)")
+        #expect(soft < sharp / 10, "the warned one is blurred: \(soft) against \(sharp)")
+
+        let gore = try await maya.postMultipart(
+            "/create", fields: [("csrf", try await csrf(maya)), ("labels", "gore")], file: ("photo", "g.jpg", "image/jpeg", jpeg))
+        let rkey = String(try #require(gore.location).dropFirst("/create?posted=hidden&story=".count))
+        let hidden = "/profile/\(try did(live, "maya.home.test").rawValue)/story/\(rkey)"
+        #expect(try await image(hidden + "/preview.jpg").status == 404, "no preview of a hidden story")
+        #expect(try await image(hidden + "/blurred.jpg").status == 404)
+        #expect(try await maya.get(hidden).status == 404)
     }
 
     @Test("the create form says what gore does, and offers Post to Bluesky only where the post can reach it")

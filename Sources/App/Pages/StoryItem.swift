@@ -47,7 +47,11 @@ struct StoryItem: Encodable, Equatable {
     /// The visitor's favourite record of this story (`viewer.fav`), to take it back.
     var fav: String?
     var favHref: String
-    var commentCount: Int
+    /// Nil when the view does not say (see ``known``).
+    var commentCount: Int?
+    /// Whether the view carries the comment count and the visitor's favourite. hatk's `getStory` (an expired story's
+    /// permalink) carries neither: such a story shows no count and no heart, rather than 0 and an unpressed heart.
+    var known: Bool
     var commentsHref: String
     var commentsData: String
     /// Reporting this story, and its author.
@@ -100,7 +104,8 @@ struct StoryItem: Encodable, Equatable {
         }
         fav = story.viewer?.fav
         favHref = SiteURL.favorite(did: did, rkey: rkey).path
-        commentCount = story.commentCount ?? 0
+        commentCount = story.commentCount
+        known = story.commentCount != nil
         commentsHref = SiteURL.comments(did: did, rkey: rkey).path
         commentsData = SiteURL.commentsData(did: did, rkey: rkey).path
         reportHref = SiteURL.report.with([("story", story.uri)])

@@ -129,6 +129,71 @@ import Testing
         #expect(json.status == .ok && !json.text.contains("javascript:") && json.text.contains(#""open":true"#))
     }
 
+    @Test("comments come a page at a time: the page and the JSON link to the older ones, which follow without repeats")
+    func commentPaging() async throws {
+        let author = ProfileView(cid: "", did: "did:plc:" + String(repeating: "x", count: 24), handle: "x.example")
+        let start = front.clock.now.adding(seconds: -3600)
+        let thread = (0..<25).map { i in
+            CommentView(
+                uri: "at://\(author.did)/social.grain.comment/3kcomment\(100 + i)a", cid: "bafy\(i)", author: author, text: "comment number \(i)",
+                createdAt: start.adding(seconds: Double(i) * 60).iso8601)
+        }
+        let uri = story.uri
+        front.stories.content.withLock { $0.comments[uri] = thread }
+        let jonas = try front.visitor("jonas.home.test")
+
+        let first = await jonas.get(SiteURL.comments(did: maya.rawValue, rkey: story.rkey).path)
+        let firstTexts = captures(#"comment number (\d+)<"#, in: first.text)
+        #expect(firstTexts.count == SocialController.commentsPerPage)
+        #expect(first.text.contains("25 so far"))
+        let older = try #require(captures(#"href="([^"]+)" data-comments-more"#, in: first.text).first)
+        let second = await jonas.get(older.replacingOccurrences(of: "&amp;", with: "&"))
+        let secondTexts = captures(#"comment number (\d+)<"#, in: second.text)
+        #expect(secondTexts.count == 5 && !second.text.contains("data-comments-more"), "the rest, and no further link")
+        #expect(Set(firstTexts + secondTexts) == Set((0..<25).map(String.init)), "every comment once")
+        #expect(second.text.contains("data-comment-form"), "the form is on every page")
+
+        // The viewer's panel reads the same pages as JSON.
+        func uris(_ page: JSONValue) -> [String] {
+            guard case .array(let comments)? = page["comments"] else { return [] }
+            return comments.compactMap { $0["uri"]?.stringValue }
+        }
+        let data = await jonas.get(SiteURL.commentsData(did: maya.rawValue, rkey: story.rkey).path)
+        let page1 = try JSONDecoder().decode(JSONValue.self, from: Data(data.text.utf8))
+        #expect(uris(page1).count == SocialController.commentsPerPage && page1["total"] == .integer(25) && page1["open"] == .bool(true))
+        let more = try #require(page1["more"]?.stringValue)
+        let page2 = try JSONDecoder().decode(JSONValue.self, from: Data((await jonas.get(more)).text.utf8))
+        #expect(uris(page2).count == 5 && page2["more"]?.stringValue == nil)
+        #expect(Set(uris(page1) + uris(page2)) == Set(thread.map(\.uri)))
+    }
+
+    @Test("a story read through hatk's getStory (an expired permalink) shows no comment count and no heart rather than 0 and an unpressed one")
+    func countsUnknownThroughGetStory() async throws {
+        let jonas = try front.visitor("jonas.home.test")
+        let jonasDID = "did:plc:" + String(repeating: "j", count: 24)
+        // Two comments and jonas's favourite on each: getStories and getStoryArchive say so, getStory does not.
+        let expired = front.stories.addArchived(maya, createdAt: front.clock.now.adding(seconds: -30 * 3600).iso8601)
+        let recent = front.stories.addArchived(maya, createdAt: front.clock.now.adding(seconds: -3600).iso8601)
+        front.stories.content.withLock { content in
+            for i in content.archived[maya.rawValue]!.indices {
+                content.archived[maya.rawValue]![i].commentCount = 2
+                content.archived[maya.rawValue]![i].viewer = StoryViewerState(fav: "at://\(jonasDID)/social.grain.favorite/3kfav\(i)aaaaaa")
+            }
+        }
+        for old in [expired, recent] {
+            let page = await jonas.get(SiteURL.story(did: maya.rawValue, rkey: old.rkey).path)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("data-comment-count hidden><"), "no count: the view did not say")
+            #expect(!page.text.contains("data-comment-count>0<"))
+            #expect(page.text.contains("data-fav-form hidden"), "no heart: the view did not say whether it is pressed")
+            #expect(page.text.contains(#""known":false"#) && !page.text.contains(#""commentCount":0"#), "nor in the script's data")
+        }
+        // A live story read through getStories shows both.
+        front.stories.update(maya, story: 0) { $0.commentCount = 2 }
+        let live = await jonas.get(SiteURL.story(did: maya.rawValue, rkey: story.rkey).path)
+        #expect(live.text.contains("data-comment-count>2<") && live.text.contains(#"data-fav-form>"#))
+    }
+
     @Test("a report sends hatk's input: a strong ref with the story's CID, or the account, a label the upstream defines, the reason")
     func report() async throws {
         let jonas = try front.visitor("jonas.home.test")

@@ -1328,6 +1328,109 @@ class Social(Base):
         d.get(BASE + "/")
         self.assertIn(maya, self.strip(d))
 
+    def test_5a_comments_panel_pages_back_through_a_long_thread(self):
+        d = self.open("/")
+        self.sign_in(d, "ines.home.test")
+        d.get(BASE + "/")
+        jonas = self.story_data("jonas.home.test")
+        item = jonas["items"][-1]
+        # More comments than one page holds, posted as the panel posts them. The server's clock stands still unless
+        # moved, and a thread's cursor is a createdAt (as hatk's): a millisecond apart each.
+        d.set_script_timeout(60)
+        for i in range(23):
+            control(f"/advance?hours={0.001 / 3600:.12f}")
+            d.execute_async_script(
+                "const [href, i, done] = arguments; fetch(href, {method: 'POST', headers: {Accept: 'application/json'},"
+                " body: new URLSearchParams({csrf: document.body.dataset.csrf, text: `Paging ${i}`})}).then(() => done());",
+                item["commentsHref"], i)
+        try:
+            d.get(self.url(item["href"]))
+            wait(lambda: (s := self.state(d)) and s["item"] == item["uri"] and s["state"] in ("playing", "paused"), 5, "his last story")
+            self.viewer(d, "[data-comments]").click()
+            listed = lambda: [li.text for li in d.find_elements(By.CSS_SELECTOR, "[data-viewer] [data-comment-list] li") if "Paging" in li.text]
+            first = wait(lambda: len(listed()) >= 20 and listed(), 5, "the first page")
+            self.assertEqual(len(first), 20, "one page at a time")
+            more = self.viewer(d, "[data-comments-more]")
+            self.assertTrue(more.is_displayed())
+            more.click()
+            every = wait(lambda: len(listed()) >= 23 and listed(), 5, "the older comments added")
+            self.assertEqual(sorted(int(t.split("Paging ")[1].split()[0]) for t in every), list(range(23)), "each comment once")
+            self.assertFalse(more.is_displayed(), "no more after the last page")
+            self.viewer(d, "[data-comments-dialog] [data-sheet-close]").click()
+        finally:
+            d.execute_async_script(
+                "const [data, done] = arguments; (async () => { for (let round = 0; round < 5; round++) { const j = await (await fetch(data)).json();"
+                " const mine = j.comments.filter((c) => c.deleteHref && c.segments.map((x) => x.text).join('').startsWith('Paging'));"
+                " if (!mine.length) break; for (const c of mine) await fetch(c.deleteHref, {method: 'POST',"
+                " body: new URLSearchParams({csrf: document.body.dataset.csrf, uri: c.uri})}); } done(); })();",
+                item["commentsData"])
+
+    def test_5b_block_from_the_viewer(self):
+        d = self.open("/")
+        self.sign_in(d, "jonas.home.test")
+        d.get(BASE + "/")
+        ines = self.story_data("ines.home.test")["author"]["did"]
+        self.assertIn(ines, self.strip(d))
+        self.open_author(d, ines)
+        self.key(d, " ")
+        self.viewer(d, "[data-more] summary").click()
+        self.viewer(d, "[data-relation=block] button").click()
+        wait(lambda: "Blocked" in self.viewer(d, "[data-social-status]").text, 5, "blocked")
+        wait(lambda: (s := self.state(d)) is None or s["author"] != ines, 5, "the viewer moves past a blocked author")
+        self.expect_console.append(r"/api/stories/did:[^ ]+ - Failed to load resource: the server responded with a status of 404")
+        try:
+            d.get(BASE + "/")
+            self.assertNotIn(ines, self.strip(d))
+            status = d.execute_script("return fetch(arguments[0]).then(r => r.status)", f"/api/stories/{ines}")
+            self.assertEqual(status, 404, "a blocked author's stories are refused")
+        finally:
+            d.get(BASE + "/muted")
+            d.find_element(By.CSS_SELECTOR, "[data-blocked-list] button").click()
+            wait(lambda: not d.find_elements(By.CSS_SELECTOR, "[data-blocked-list]"), 5, "unblocked")
+        d.get(BASE + "/")
+        self.assertIn(ines, self.strip(d))
+
+    def test_5c_mute_and_block_without_javascript(self):
+        n = self.open("/", js=False)
+        self.sign_in(n, "maya.home.test")
+        for relation, listed, undo in (("mute", "[data-muted-list]", "Unmute"), ("block", "[data-blocked-list]", "Unblock")):
+            jonas = self.story_data("jonas.home.test")
+            did = jonas["author"]["did"]
+            n.get(BASE + "/")
+            self.assertIn(did, self.strip(n))
+            n.get(self.url(jonas["items"][0]["href"]))
+            n.find_element(By.CSS_SELECTOR, "[data-more] summary").click()
+            n.find_element(By.CSS_SELECTOR, f"[data-relation={relation}] button").click()
+            wait(lambda: urllib.parse.urlparse(n.current_url).path == "/", 5, f"home after {relation}")
+            self.assertNotIn(did, self.strip(n), f"{relation}d: out of the strip")
+            n.get(BASE + "/muted")
+            button = n.find_element(By.CSS_SELECTOR, f"{listed} button")
+            self.assertEqual(button.text, undo)
+            button.click()
+            wait(lambda: not n.find_elements(By.CSS_SELECTOR, listed), 5, f"{undo.lower()}ed")
+            n.get(BASE + "/")
+            self.assertIn(did, self.strip(n), f"back after {undo}")
+
+    def test_5d_comments_are_closed_on_an_expired_story(self):
+        if REMOTE:
+            return  # the remote hatk's clock is its own
+        item = self.story_data("maya.home.test")["items"][0]
+        control("/advance?hours=25")
+        try:
+            for js in (False, True):
+                d = self.open("/", js=js)
+                self.sign_in(d, "jonas.home.test")
+                d.get(self.url(item["href"]))
+                self.assertFalse(d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-comments]").is_displayed(),
+                                 "no comments button on an expired story")
+                hearts = [e for e in d.find_elements(By.CSS_SELECTOR, "[data-viewer] [data-fav]") if e.is_displayed()]
+                self.assertEqual(hearts, [], "nor a heart")
+                d.get(self.url(item["commentsHref"]))
+                self.assertTrue(d.find_element(By.CSS_SELECTOR, "[data-comments-closed]").is_displayed())
+                self.assertFalse(d.find_elements(By.CSS_SELECTOR, "form[data-comment-form]"), "no form to post with")
+        finally:
+            control("/advance?hours=-25")
+
     def test_56_activity_count_and_page(self):
         n = self.open("/", js=False)
         self.sign_in(n, "jonas.home.test")
@@ -1387,7 +1490,11 @@ class Social(Base):
                 self.hidden_author_is_skipped(ines)
             finally:
                 control("/advance?hours=-23.5")
-            # The author can take it back from the link the form gave, though it shows nowhere.
+            # The author can take it back from the link the form gave, though it shows nowhere. Signed in again: while
+            # the clock stood a day ahead, the authorization server's minutely sweep may have dropped her access token
+            # as expired, and the front would then be told it was revoked.
+            poster.delete_all_cookies()
+            self.sign_in(poster, "ines.home.test")
             poster.get(delete)
             poster.find_element(By.CSS_SELECTOR, "form button.button--danger").click()
             wait(lambda: urllib.parse.urlparse(poster.current_url).path == "/", 10, "home after deleting")
