@@ -799,6 +799,18 @@ DAY_TIMERS_JS = """
 """
 
 
+# Before any page script: what Safari 12 and Chrome 55 to 63 lack (image decode(), pointer events, Wake Lock).
+OLD_TABLET_JS = """
+delete HTMLImageElement.prototype.decode;
+delete window.PointerEvent;
+delete Navigator.prototype.wakeLock;
+"""
+
+# Every photo on the kiosk's screen (two side by side on a landscape screen) and whether each is decoded.
+ON_SCREEN_JS = ("return [...document.querySelectorAll('[data-kiosk] img[data-story-item]')]"
+                ".map((i) => [i.dataset.storyItem, i.complete && i.naturalWidth > 0]);")
+
+
 class Kiosk(Base):
     def kiosk_state(self, d):
         return d.execute_script("const k = document.querySelector('[data-kiosk]'); const i = k.querySelector('img[data-story-item]');"
@@ -885,6 +897,32 @@ class Kiosk(Base):
         wait(lambda: self.kiosk_state(d)["state"] == "playing" and all(ok for _, ok in on_screen()), 8, "playing again")
         self.assertEqual(self.kiosk_state(d)["online"], "true")
         proxy.cut()
+
+    def test_43_an_old_tablet_without_decode_pointer_events_or_wake_lock_plays_and_pauses(self):
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OLD_TABLET_JS})
+        d.get(BASE + "/kiosk?refresh=2")
+        self.assertEqual(d.execute_script("return ['decode' in new Image(), 'PointerEvent' in window, 'wakeLock' in navigator]"),
+                         [False, False, False], "the page sees an old tablet's browser")
+        first = wait(lambda: (k := self.kiosk_state(d))["state"] == "playing" and k["item"], 5, "playing")
+        on_screen = lambda: d.execute_script(ON_SCREEN_JS)
+        # The script's own slides follow the server's first one: a new photo, loaded, on the screen.
+        wait(lambda: (photos := on_screen()) and photos[0][0] != first and all(ok for _, ok in photos), 2 * D + 6, "the next photo")
+        second = self.kiosk_state(d)["item"]
+        wait(lambda: self.kiosk_state(d)["item"] not in (first, second), 2 * D + 6, "the one after")
+        self.assertEqual(self.kiosk_state(d)["wake"], "unsupported")
+        # Mouse events stand in for pointer events: moving the mouse shows the controls.
+        kiosk = d.find_element(By.CSS_SELECTOR, "[data-kiosk]")
+        ActionChains(d).move_to_element_with_offset(kiosk, 10, 10).move_by_offset(5, 5).perform()
+        wait(lambda: kiosk.get_attribute("data-awake") == "true", 2, "the controls awake")
+        d.find_element(By.CSS_SELECTOR, "[data-pause]").click()
+        wait(lambda: self.kiosk_state(d)["state"] == "paused", 2, "paused")
+        item = self.kiosk_state(d)["item"]
+        time.sleep(D * 1.5)
+        self.assertEqual(self.kiosk_state(d)["item"], item, "no advance while paused")
+        d.find_element(By.CSS_SELECTOR, "[data-pause]").click()
+        wait(lambda: self.kiosk_state(d)["item"] != item, D + 6, "playing on after Play")
 
     def test_49_kiosk_takes_new_stories_and_drops_expired_ones(self):
         d = self.open("/kiosk?refresh=2")
