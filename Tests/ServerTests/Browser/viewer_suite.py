@@ -3,7 +3,7 @@
 Run by Tests/ServerTests/BrowserSuiteTests.swift against a live demo household (maya 4 stories, jonas 3,
 ines 2; every photo shows STORY_MS). Environment: BASE_URL, CONTROL_URL (moves the server clock), WINDOW
 ("390x844"), DEMO_PHOTOS, STORY_MS; optional SCREENSHOT_DIR, METRICS_FILE, SUITE (test classes to run, comma
-separated) and REMOTE=1 (the front reads a remote hatk: the clock is not ours to move).
+separated) and REMOTE=1 (the front reads a remote hatk; CONTROL_URL moves its clock with the front's).
 
 Every test fails on a console error or a Content-Security-Policy violation in any of its browsers, except the
 console errors a test says it causes on purpose (`self.expect_console`).
