@@ -1,7 +1,8 @@
 // The kiosk: every active story in a loop, for a screen on the wall. It re-reads the playlist every
 // minute, keeps the screen awake where the browser allows, and rides out the server going away.
-// It runs on old wall tablets (Safari 12, Android 7-era Chrome): ES2019 syntax only, checked by `make test`
-// with acorn --ecma2019 (no optional chaining, no ??, no class fields), and every newer API is optional.
+// It runs on old wall tablets (Safari 12, Android 7-era Chrome 55 to 64): ES2017 syntax only, checked by `make test`
+// with acorn --ecma2017 (no optional catch binding, which Chrome parses from 66 on, no object spread, no optional
+// chaining, no ??), and every newer API is optional: image decode() (Chrome 64), pointer events (Safari 13), Wake Lock.
 (() => {
   "use strict";
   const root = document.querySelector("[data-kiosk]");
@@ -114,7 +115,22 @@
     if (img) img.remove();
   }
 
-  // Shows slide `i` once its photo is ready; a photo that fails is skipped.
+  // Resolves once `img` has loaded (and decoded, where the browser can say so), rejects when it fails. Safari's
+  // decode() also rejects some photos that did load, so a refusal falls back to what the load itself said.
+  function ready(img) {
+    const loaded = () => new Promise((resolve, reject) => {
+      const settle = (ok) => {
+        img.onload = img.onerror = null;
+        if (ok) resolve(); else reject(new Error("photo did not load"));
+      };
+      if (img.complete && img.src) { settle(img.naturalWidth > 0); return; }
+      img.onload = () => settle(true);
+      img.onerror = () => settle(false);
+    });
+    return typeof img.decode === "function" ? img.decode().catch(loaded) : loaded();
+  }
+
+  // A slide's photo, not yet on the screen.
   function photo(slide) {
     const img = new Image();
     img.className = "kiosk__photo";
@@ -178,7 +194,7 @@
       if (next) new Image().src = next.item.image;
       schedule();
     };
-    Promise.all([img.decode(), second ? second.decode() : null]).then(painted, () => {
+    Promise.all([ready(img), second ? ready(second) : null]).then(painted, () => {
       // The photo did not come: maybe the network is down. Try the next one a little later.
       if (mine !== token) return;
       root.dataset.online = "false";
@@ -211,7 +227,7 @@
       if (!slides.length) empty();
       else if (!started || wasEmpty || index < 0) show(Math.max(index, 0));
       started = true;
-    } catch {
+    } catch (error) {
       failures += 1;
       root.dataset.online = "false";
       status("Offline — showing what is already here and trying again.");
@@ -238,13 +254,16 @@
     else if (e.key === "ArrowLeft") show(index - 1);
   });
 
-  // The cursor and the controls show while the mouse moves, and hide again after three seconds.
+  // The cursor and the controls show while the mouse moves or a finger touches, and hide again after three
+  // seconds. Safari before 13 has no pointer events: mouse and touch events stand in.
   let idle = null;
-  document.addEventListener("pointermove", () => {
+  const stir = () => {
     root.dataset.awake = "true";
     clearTimeout(idle);
     idle = setTimeout(() => delete root.dataset.awake, 3000);
-  });
+  };
+  const stirs = "PointerEvent" in window ? ["pointermove", "pointerdown"] : ["mousemove", "touchstart"];
+  for (let i = 0; i < stirs.length; i++) document.addEventListener(stirs[i], stir, { passive: true });
 
   // Screen Wake Lock: held while visible, taken again when the page comes back (browsers drop it).
   async function wake() {
@@ -254,7 +273,7 @@
       lock = await navigator.wakeLock.request("screen");
       root.dataset.wakeLock = "held";
       lock.addEventListener("release", () => { lock = null; root.dataset.wakeLock = "released"; });
-    } catch {
+    } catch (error) {
       root.dataset.wakeLock = "refused";
     }
   }

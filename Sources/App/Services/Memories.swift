@@ -2,7 +2,6 @@ import ATProto
 import HatkClient
 import Lexicon
 import Logging
-import Synchronization
 
 /// "On this day" for a signed-in member: stories from today's date in earlier years (or, when there are none, from
 /// the nearest earlier date within a week), grouped by how many years ago. Never for anonymous visitors.
@@ -21,9 +20,10 @@ final class Memories: Sendable {
     static let archivePages = 10
     /// Authors whose archives are read: the strip's first ones and the member.
     static let archiveAuthors = 40
+    /// Archives kept (one per member, author and day), the least recently used going first.
     static let cachedArchives = 2048
 
-    private let cache = Mutex<[String: (stories: [StoryView], expires: Int64)]>([:])
+    private let archives = MemoriesArchiveCache<[StoryView]>(capacity: cachedArchives, lifetime: archiveLifetime)
 
     /// The member's memories, most recent year first; empty for anonymous visitors.
     /// - Parameter authors: the strip's authors (muted and blocked ones already out), whose archives a remote hatk is
@@ -61,7 +61,8 @@ final class Memories: Sendable {
         return []
     }
 
-    /// The window's candidates from each author's archive (newest first, paged back), each author's kept for an hour.
+    /// The window's candidates from each author's archive (newest first, paged back), each author's kept for an hour
+    /// and read once however many requests want it at the same moment.
     func archived(_ dids: [String], _ window: MemoryWindow, _ context: RequestContext) async throws -> [StoryView] {
         let reader = context.reader
         let now = context.unixNow
@@ -69,19 +70,10 @@ final class Memories: Sendable {
         let viewer = context.viewer ?? ""
         return try await withThrowingTaskGroup(of: [StoryView].self) { group in
             for did in dids {
-                let key = viewer + " " + did + " " + day
-                if let hit = cache.withLock({ $0[key] }), hit.expires > now {
-                    group.addTask { hit.stories }
-                    continue
-                }
                 guard let actor = DID.parse(did) else { continue }
-                group.addTask { [self] in
-                    let found = try await Self.scan(actor, window, reader)
-                    cache.withLock { cache in
-                        if cache.count >= Self.cachedArchives { cache.removeAll() }
-                        cache[key] = (found, now + Self.archiveLifetime)
-                    }
-                    return found
+                let key = viewer + " " + did + " " + day
+                group.addTask { [archives] in
+                    try await archives.value(for: key, now: now) { try await Self.scan(actor, window, reader) }
                 }
             }
             var all: [StoryView] = []

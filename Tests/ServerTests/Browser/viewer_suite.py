@@ -3,7 +3,7 @@
 Run by Tests/ServerTests/BrowserSuiteTests.swift against a live demo household (maya 4 stories, jonas 3,
 ines 2; every photo shows STORY_MS). Environment: BASE_URL, CONTROL_URL (moves the server clock), WINDOW
 ("390x844"), DEMO_PHOTOS, STORY_MS; optional SCREENSHOT_DIR, METRICS_FILE, SUITE (test classes to run, comma
-separated) and REMOTE=1 (the front reads a remote hatk: the clock is not ours to move).
+separated) and REMOTE=1 (the front reads a remote hatk; CONTROL_URL moves its clock with the front's).
 
 Every test fails on a console error or a Content-Security-Policy violation in any of its browsers, except the
 console errors a test says it causes on purpose (`self.expect_console`).
@@ -799,6 +799,40 @@ DAY_TIMERS_JS = """
 """
 
 
+# The caption as the kiosk shows it, with the story it belongs to.
+CAPTION_JS = """
+const k = document.querySelector('[data-kiosk]'), i = k.querySelector('img[data-story-item]');
+const text = (hook) => k.querySelector(`[data-kiosk-${hook}]`).textContent;
+return {item: i && i.dataset.storyItem, name: text('name'), place: text('place'), ago: text('time'),
+        time: k.querySelector('[data-kiosk-time]').getAttribute('datetime')};
+"""
+
+# Before any page script: what Safari 12 and Chrome 55 to 63 lack (image decode(), pointer events, Wake Lock).
+OLD_TABLET_JS = """
+delete HTMLImageElement.prototype.decode;
+delete window.PointerEvent;
+delete Navigator.prototype.wakeLock;
+"""
+
+# Before any page script: a clock the test moves on with `window.__shiftClock(ms)`, as hours passing would.
+SHIFTED_CLOCK_JS = """
+(() => {
+  const RealDate = Date;
+  let offset = 0;
+  class ShiftedDate extends RealDate {
+    constructor(...args) { if (args.length) super(...args); else super(RealDate.now() + offset); }
+    static now() { return RealDate.now() + offset; }
+  }
+  window.Date = ShiftedDate;
+  window.__shiftClock = (ms) => { offset += ms; };
+})();
+"""
+
+# Every photo on the kiosk's screen (two side by side on a landscape screen) and whether each is decoded.
+ON_SCREEN_JS = ("return [...document.querySelectorAll('[data-kiosk] img[data-story-item]')]"
+                ".map((i) => [i.dataset.storyItem, i.complete && i.naturalWidth > 0]);")
+
+
 class Kiosk(Base):
     def kiosk_state(self, d):
         return d.execute_script("const k = document.querySelector('[data-kiosk]'); const i = k.querySelector('img[data-story-item]');"
@@ -822,6 +856,25 @@ class Kiosk(Base):
         self.assertIn(self.kiosk_state(d)["wake"], ["held", "refused", "unsupported"])
         caption = d.find_element(By.CSS_SELECTOR, "[data-kiosk-caption]").text
         self.assertRegex(caption, r"\d+[mh]|now")
+        # The caption names the author and place of the story on the screen (the first one of a pair), as that
+        # author's own stories say, one story after another.
+        expected = {}
+        for did in dids[1:3]:
+            data = json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{did}").read())
+            for item in data["items"]:
+                expected[item["uri"]] = (data["author"]["name"], item.get("place") or "", item["createdAt"])
+        captions = {}
+        end = time.time() + 4 * D + 2
+        while time.time() < end or len(captions) < 2:
+            c = d.execute_script(CAPTION_JS)
+            if c["item"] and c["item"] not in captions:
+                captions[c["item"]] = (c["name"], c["place"], c["time"])
+                self.assertRegex(c["ago"], r"^(now|\d+[mh])$")
+            self.assertLess(time.time(), end + 4 * D, f"two stories' captions: {captions}")
+            time.sleep(0.1)
+        for item, shown in captions.items():
+            self.assertEqual(shown, expected[item], f"the caption of {item}")
+        self.assertTrue(any(place for _, place, _ in captions.values()), f"some story with a place: {captions}")
         self.key(d, Keys.SPACE)
         wait(lambda: self.kiosk_state(d)["state"] == "paused", 2, "Space pauses")
         item = self.kiosk_state(d)["item"]
@@ -885,6 +938,63 @@ class Kiosk(Base):
         wait(lambda: self.kiosk_state(d)["state"] == "playing" and all(ok for _, ok in on_screen()), 8, "playing again")
         self.assertEqual(self.kiosk_state(d)["online"], "true")
         proxy.cut()
+
+    def test_43_an_old_tablet_without_decode_pointer_events_or_wake_lock_plays_and_pauses(self):
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OLD_TABLET_JS})
+        d.get(BASE + "/kiosk?refresh=2")
+        self.assertEqual(d.execute_script("return ['decode' in new Image(), 'PointerEvent' in window, 'wakeLock' in navigator]"),
+                         [False, False, False], "the page sees an old tablet's browser")
+        first = wait(lambda: (k := self.kiosk_state(d))["state"] == "playing" and k["item"], 5, "playing")
+        on_screen = lambda: d.execute_script(ON_SCREEN_JS)
+        # The script's own slides follow the server's first one: a new photo, loaded, on the screen.
+        wait(lambda: (photos := on_screen()) and photos[0][0] != first and all(ok for _, ok in photos), 2 * D + 6, "the next photo")
+        second = self.kiosk_state(d)["item"]
+        wait(lambda: self.kiosk_state(d)["item"] not in (first, second), 2 * D + 6, "the one after")
+        self.assertEqual(self.kiosk_state(d)["wake"], "unsupported")
+        # Mouse events stand in for pointer events: moving the mouse shows the controls.
+        kiosk = d.find_element(By.CSS_SELECTOR, "[data-kiosk]")
+        ActionChains(d).move_to_element_with_offset(kiosk, 10, 10).move_by_offset(5, 5).perform()
+        wait(lambda: kiosk.get_attribute("data-awake") == "true", 2, "the controls awake")
+        d.find_element(By.CSS_SELECTOR, "[data-pause]").click()
+        wait(lambda: self.kiosk_state(d)["state"] == "paused", 2, "paused")
+        item = self.kiosk_state(d)["item"]
+        time.sleep(D * 1.5)
+        self.assertEqual(self.kiosk_state(d)["item"], item, "no advance while paused")
+        d.find_element(By.CSS_SELECTOR, "[data-pause]").click()
+        wait(lambda: self.kiosk_state(d)["item"] != item, D + 6, "playing on after Play")
+
+    def test_44_offline_a_story_past_its_24_hours_leaves_the_loop(self):
+        self.expect_console += [r"ERR_CONNECTION_REFUSED", r"ERR_CONNECTION_RESET", r"ERR_EMPTY_RESPONSE", r"ERR_SOCKET_NOT_CONNECTED",
+                                r"Failed to fetch"]
+        proxy = CuttableProxy(BASE)
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_CLOCK_JS})
+        d.get(proxy.base + "/kiosk?refresh=2")
+        wait(lambda: self.kiosk_state(d)["state"] == "playing", 5, "playing")
+        slides = sorted(json.loads(urllib.request.urlopen(f"{BASE}/api/kiosk").read())["slides"], key=lambda s: s["item"]["createdAt"])
+        oldest, next_oldest = slides[0]["item"], slides[1]["item"]
+        shown = set()
+        wait(lambda: shown.update(i for i, _ in d.execute_script(ON_SCREEN_JS)) or oldest["uri"] in shown and len(shown) >= len(slides),
+             len(slides) * D + 8, "one pass over the loop, the oldest story in it")
+        proxy.cut()
+        wait(lambda: self.kiosk_state(d)["online"] == "false", 8, "noticing the server is gone")
+        # The tablet's clock moves a minute past the oldest story's 24 hours; the next oldest still has hours to go.
+        created = d.execute_script("return [Date.parse(arguments[0]), Date.parse(arguments[1]), Date.now()]",
+                                   oldest["createdAt"], next_oldest["createdAt"])
+        shift = created[0] + 86_400_000 + 60_000 - created[2]
+        self.assertGreater(created[1] + 86_400_000, created[2] + shift + 600_000, "the next oldest stays within its day")
+        d.execute_script("window.__shiftClock(arguments[0])", shift)
+        during = set()
+        end = time.time() + (len(slides) + 1) * D + 2
+        while time.time() < end:
+            during.update(i for i, _ in d.execute_script(ON_SCREEN_JS))
+            time.sleep(0.1)
+        self.assertNotIn(oldest["uri"], during, "a story past its 24 hours never shows, even offline")
+        self.assertGreaterEqual(len(during), min(3, len(slides) - 1), f"the last good list plays on: {during}")
+        self.assertEqual(self.kiosk_state(d)["online"], "false", "still offline")
 
     def test_49_kiosk_takes_new_stories_and_drops_expired_ones(self):
         d = self.open("/kiosk?refresh=2")
