@@ -115,8 +115,9 @@
     if (img) img.remove();
   }
 
-  // Resolves once `img` has loaded (and decoded, where the browser can say so), rejects when it fails. Safari's
-  // decode() also rejects some photos that did load, so a refusal falls back to what the load itself said.
+  // Resolves once `img` has loaded (and decoded, where the browser can say so), rejects when it fails. Chrome before
+  // 64 has no decode(), and Safari 11.1 to 12 rejects it for some images that did load (WebKit bug 188347), so a
+  // refusal falls back to what the load itself said.
   function ready(img) {
     const loaded = () => new Promise((resolve, reject) => {
       const settle = (ok) => {
