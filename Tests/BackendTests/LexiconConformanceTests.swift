@@ -163,29 +163,23 @@ struct LexiconConformanceTests {
             ])
         ])
         #expect(lexicons.validateOutput(notification, of: "social.grain.unspecced.getNotifications").contains { $0.contains("author") })
-        let story: JSONValue = .object([
-            "stories": .array([
-                .object([
-                    "uri": .string("at://did:plc:x/social.grain.story/1"), "cid": .string(""), "thumb": .string("https://x/t"),
-                    "fullsize": .string("https://x/f"), "createdAt": .string("2026-08-19T12:00:00.000Z"),
-                    "creator": .object(["cid": .string(""), "did": .string("did:plc:x"), "handle": .string("x.test")]),
-                    "aspectRatio": .object(["width": .integer(1), "height": .integer(1)]),
-                    "viewer": .object(["fav": .string("not a uri")]),
+        // One getStories output whose only story carries `viewer`.
+        func stories(viewer: JSONValue) -> JSONValue {
+            .object([
+                "stories": .array([
+                    .object([
+                        "uri": .string("at://did:plc:x/social.grain.story/1"), "cid": .string(""), "thumb": .string("https://x/t"),
+                        "fullsize": .string("https://x/f"), "createdAt": .string("2026-08-19T12:00:00.000Z"),
+                        "creator": .object(["cid": .string(""), "did": .string("did:plc:x"), "handle": .string("x.test")]),
+                        "aspectRatio": .object(["width": .integer(1), "height": .integer(1)]),
+                        "viewer": viewer,
+                    ])
                 ])
             ])
-        ])
+        }
+        let story = stories(viewer: .object(["fav": .string("not a uri")]))
         #expect(lexicons.validateOutput(story, of: "social.grain.unspecced.getStories").contains { $0.contains("viewer.fav") })
-        let viewedAsText: JSONValue = .object([
-            "stories": .array([
-                .object([
-                    "uri": .string("at://did:plc:x/social.grain.story/1"), "cid": .string(""), "thumb": .string("https://x/t"),
-                    "fullsize": .string("https://x/f"), "createdAt": .string("2026-08-19T12:00:00.000Z"),
-                    "creator": .object(["cid": .string(""), "did": .string("did:plc:x"), "handle": .string("x.test")]),
-                    "aspectRatio": .object(["width": .integer(1), "height": .integer(1)]),
-                    "viewer": .object(["viewed": .string("yes")]),
-                ])
-            ])
-        ])
+        let viewedAsText = stories(viewer: .object(["viewed": .string("yes")]))
         #expect(lexicons.validateOutput(viewedAsText, of: "social.grain.unspecced.getStories").contains { $0.contains("viewer.viewed") })
         let author: JSONValue = .object([
             "authors": .array([
