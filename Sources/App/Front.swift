@@ -145,7 +145,7 @@ public struct Front: Sendable {
         let options = RouteOptions(
             bodyLimit: route.bodyLimit, bodyStorage: route.bodyOnDisk ? .temporaryFile(directory: uploads) : .memory,
             admission: route.requiresSession ? sessionAdmission : nil)
-        registry.on(route.method, route.kind.pattern, options: options, respond)
+        registry.on(route.method, route.page.pattern, options: options, respond)
     }
 
     /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks.

@@ -74,3 +74,13 @@ struct AdminController: Sendable {
         return try pages.render("admin", title: "Members", model: model, status: status, form: true, context: context)
     }
 }
+
+extension AdminController {
+    /// The routes this controller answers, one line per method and page.
+    var routes: [Route] {
+        [
+            Route(method: .get, page: .admin, handler: page),
+            Route(method: .post, page: .admin, bodyLimit: 4096, handler: change),
+        ]
+    }
+}

@@ -75,3 +75,13 @@ struct ModerationController: Sendable {
         }
     }
 }
+
+extension ModerationController {
+    /// The routes this controller answers, one line per method and page.
+    var routes: [Route] {
+        [
+            Route(method: .get, page: .adminReports, handler: reports),
+            Route(method: .post, page: .adminReports, bodyLimit: 4096, handler: resolve),
+        ]
+    }
+}

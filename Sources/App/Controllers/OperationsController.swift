@@ -50,3 +50,14 @@ extension SessionStore {
         try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM sessions")?.int("n") ?? 0 }
     }
 }
+
+extension OperationsController {
+    /// The routes this controller answers, one line per method and page.
+    var routes: [Route] {
+        [
+            Route(method: .get, page: .healthz, anyHost: true, handler: healthz),
+            Route(method: .get, page: .readyz, anyHost: true, handler: readyz),
+            Route(method: .get, page: .metrics, anyHost: true, handler: metrics),
+        ]
+    }
+}

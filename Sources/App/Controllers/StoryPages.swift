@@ -161,3 +161,25 @@ struct StoryPages: Sendable {
         return DID.parse(profile.did)
     }
 }
+
+extension StoryPages {
+    /// The routes this controller answers, one line per method and page.
+    var routes: [Route] {
+        [
+            Route(method: .get, page: .home, cached: true, handler: home),
+            Route(method: .get, page: .stories(actor: ""), handler: stories),
+            Route(method: .get, page: .story(did: "", rkey: ""), cached: true, handler: story),
+            Route(method: .get, page: .profile(actor: ""), cached: true, handler: profile),
+            Route(method: .get, page: .memories(years: 0), cached: true, handler: memories),
+            Route(method: .get, page: .kiosk, cached: true, handler: kiosk),
+            Route(method: .get, page: .kioskSettings, handler: kioskSettings),
+            Route(method: .get, page: .kioskQR, handler: kioskQR),
+            Route(method: .get, page: .storyQR(did: "", rkey: ""), handler: storyQR),
+            Route(method: .get, page: .storiesData(actor: ""), group: .api, cached: true, handler: storiesData),
+            Route(method: .get, page: .kioskData, group: .api, cached: true, handler: kioskData),
+            Route(method: .post, page: .seen, group: .api, bodyLimit: 4096, handler: markSeen),
+            Route(method: .get, page: .storyPreview(did: "", rkey: ""), cached: true, handler: preview),
+            Route(method: .get, page: .storyBlurred(did: "", rkey: ""), cached: true, handler: blurred),
+        ]
+    }
+}

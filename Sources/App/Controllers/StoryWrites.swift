@@ -159,6 +159,12 @@ struct StoryWrites: Sendable {
         } catch StoryPublisher.Refusal.busy {
             throw HTTPError(
                 .serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
+        } catch StoryPublisher.Refusal.upstreamSlow {
+            var response = try await form(
+                context, session, error: "The story server took too long to take your photo, so nothing was posted. Try again in a few seconds.",
+                status: .serviceUnavailable, chosen: chosen)
+            response.headers["Retry-After"] = "5"
+            return response
         } catch StoryPublisher.Refusal.unusable(let error) {
             let status: HTTPStatus =
                 switch error.kind {
@@ -274,5 +280,25 @@ struct StoryWrites: Sendable {
         }
         pageCache.removeAll()
         return .redirect(to: SiteURL.home.path)
+    }
+}
+
+extension StoryWrites {
+    /// The routes this controller answers, one line per method and page.
+    var routes: [Route] {
+        [
+            Route(method: .get, page: .create, handler: createForm),
+            Route(method: .post, page: .create, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true, handler: createStory),
+            Route(
+                method: .post, page: .createInspect, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024, requiresSession: true,
+                handler: inspectPhoto),
+            Route(method: .get, page: .placesData, group: .api, handler: placesData),
+            Route(method: .get, page: .manifest, handler: WebManifest.respond),
+            Route(
+                method: .post, page: .share, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true, shareTarget: true,
+                handler: sharePhoto),
+            Route(method: .get, page: .deleteStory(did: "", rkey: ""), handler: deleteConfirm),
+            Route(method: .post, page: .deleteStory(did: "", rkey: ""), bodyLimit: 4096, handler: deleteStory),
+        ]
     }
 }

@@ -1,5 +1,5 @@
 /// Every page and endpoint of the front: one source of truth for the routes the router matches and for the
-/// links templates print. Each case has a `path` (a link) and, through its `Kind`, a `pattern` (a route).
+/// links templates print. Each case's `segments` give both its `path` (a link) and its `pattern` (a route).
 public enum SiteURL: Sendable, Equatable {
     case home
     /// The viewer entry for an author (DID or handle); redirects to one story.
@@ -77,51 +77,82 @@ public enum SiteURL: Sendable, Equatable {
     /// "On this day": one year's memories in the viewer (`?i=` the story), for signed-in members only.
     case memories(years: Int)
 
-    /// The path, with each dynamic segment percent-encoded.
-    public var path: String {
+    /// One piece of a path: fixed text, or a value the router captures under a name.
+    enum Segment: ExpressibleByStringLiteral {
+        case fixed(String)
+        case value(_ name: String, _ value: String)
+
+        init(stringLiteral text: String) { self = .fixed(text) }
+    }
+
+    /// The case's path, piece by piece. `path` (a link) and `pattern` (a route) both come from here, so the two
+    /// cannot disagree; a new page is this line and its controller's route.
+    var segments: [Segment] {
         switch self {
-        case .home: return "/"
-        case .stories(let actor): return "/stories/" + Self.segment(actor)
-        case .story(let did, let rkey): return "/profile/" + Self.segment(did) + "/story/" + Self.segment(rkey)
-        case .profile(let actor): return "/profile/" + Self.segment(actor)
-        case .create: return "/create"
-        case .createInspect: return "/api/inspect"
-        case .placesData: return "/api/places"
-        case .manifest: return "/manifest.webmanifest"
-        case .share: return "/share"
-        case .healthz: return "/healthz"
-        case .readyz: return "/readyz"
-        case .metrics: return "/metrics"
-        case .login: return "/login"
-        case .logout: return "/logout"
-        case .authCallback: return "/auth/callback"
-        case .clientMetadata: return "/oauth-client-metadata.json"
-        case .deleteStory(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/delete"
-        case .storiesData(let actor): return "/api/stories/" + Self.segment(actor)
-        case .seen: return "/api/seen"
-        case .kiosk: return "/kiosk"
-        case .kioskData: return "/api/kiosk"
-        case .welcome: return "/welcome"
-        case .invite: return "/invite"
-        case .join(let token): return "/join/" + Self.segment(token)
-        case .favorite(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/favorite"
-        case .comments(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/comments"
-        case .deleteComment(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/comments/delete"
-        case .commentsData(let did, let rkey): return "/api/comments/" + Self.segment(did) + "/" + Self.segment(rkey)
-        case .storyPreview(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/preview.jpg"
-        case .storyBlurred(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/blurred.jpg"
-        case .report: return "/report"
-        case .mute(let actor): return SiteURL.profile(actor: actor).path + "/mute"
-        case .block(let actor): return SiteURL.profile(actor: actor).path + "/block"
-        case .muted: return "/muted"
-        case .activity: return "/activity"
-        case .adminReports: return "/admin/reports"
-        case .admin: return "/admin"
-        case .memories(let years): return "/memories/" + String(years)
-        case .kioskSettings: return "/kiosk/settings"
-        case .kioskQR: return "/kiosk/qr.svg"
-        case .storyQR(let did, let rkey): return SiteURL.story(did: did, rkey: rkey).path + "/qr.svg"
+        case .home: []
+        case .stories(let actor): ["stories", .value("actor", actor)]
+        case .story(let did, let rkey): ["profile", .value("did", did), "story", .value("rkey", rkey)]
+        case .profile(let actor): ["profile", .value("actor", actor)]
+        case .create: ["create"]
+        case .createInspect: ["api", "inspect"]
+        case .placesData: ["api", "places"]
+        case .manifest: ["manifest.webmanifest"]
+        case .share: ["share"]
+        case .healthz: ["healthz"]
+        case .readyz: ["readyz"]
+        case .metrics: ["metrics"]
+        case .login: ["login"]
+        case .logout: ["logout"]
+        case .authCallback: ["auth", "callback"]
+        case .clientMetadata: ["oauth-client-metadata.json"]
+        case .deleteStory(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["delete"]
+        case .storiesData(let actor): ["api", "stories", .value("actor", actor)]
+        case .seen: ["api", "seen"]
+        case .kiosk: ["kiosk"]
+        case .kioskData: ["api", "kiosk"]
+        case .welcome: ["welcome"]
+        case .invite: ["invite"]
+        case .join(let token): ["join", .value("token", token)]
+        case .favorite(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["favorite"]
+        case .comments(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["comments"]
+        case .deleteComment(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["comments", "delete"]
+        case .commentsData(let did, let rkey): ["api", "comments", .value("did", did), .value("rkey", rkey)]
+        case .storyPreview(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["preview.jpg"]
+        case .storyBlurred(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["blurred.jpg"]
+        case .report: ["report"]
+        case .mute(let actor): SiteURL.profile(actor: actor).segments + ["mute"]
+        case .block(let actor): SiteURL.profile(actor: actor).segments + ["block"]
+        case .muted: ["muted"]
+        case .activity: ["activity"]
+        case .adminReports: ["admin", "reports"]
+        case .admin: ["admin"]
+        case .memories(let years): ["memories", .value("years", String(years))]
+        case .kioskSettings: ["kiosk", "settings"]
+        case .kioskQR: ["kiosk", "qr.svg"]
+        case .storyQR(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["qr.svg"]
         }
+    }
+
+    /// The path, with each value percent-encoded.
+    public var path: String {
+        "/"
+            + segments.map {
+                switch $0 {
+                case .fixed(let text): text
+                case .value(_, let value): Self.segment(value)
+                }
+            }.joined(separator: "/")
+    }
+
+    /// The router pattern: the path with `:name` in place of each value. The case's own values do not matter.
+    var pattern: String {
+        "/"
+            + segments.map {
+                switch $0 {
+                case .fixed(let text): text
+                case .value(let name, _): ":" + name
+                }
+            }.joined(separator: "/")
     }
 
     /// `path` with a query string; values are percent-encoded, nil values left out.
