@@ -52,6 +52,9 @@ struct StoryPublisher: Sendable {
         case busy
         /// The photo itself cannot be used (format, size, pixels).
         case unusable(ImagingError)
+        /// The story server did not take the photo in time. Nothing was posted (the record comes after the blob),
+        /// so trying again later is safe; a blob it stored anyway has no record and is never shown.
+        case upstreamSlow
     }
 
     /// Processes `photo` and posts it. Upstream failures are thrown as `HatkError`.
@@ -86,7 +89,13 @@ struct StoryPublisher: Sendable {
             }
         let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
         let credentials = try await credentials()
-        let blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+        let blob: BlobRef
+        do {
+            blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+        } catch {
+            guard error.kind == .timeout else { throw error }
+            throw Refusal.upstreamSlow
+        }
         let record = StoryComposer.record(
             blob: blob, width: processed.width, height: processed.height, location: location, address: address,
             labels: choices.labels, createdAt: now())

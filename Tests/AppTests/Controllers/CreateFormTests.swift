@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import Geo
 import HTTPServer
+import Imaging
 import TestSupport
 import Testing
 
@@ -216,5 +217,27 @@ import Testing
         #expect(stolen.status == .unprocessableContent)
         #expect(stolen.text.contains("no longer waiting here"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads).filter { $0.hasPrefix("shared-") }.count == 1)
+    }
+
+    @Test("a story server too slow to take the photo gets the form back with 503 and Retry-After, and no record is made")
+    func slowStoryServer() async throws {
+        let stub = try StubHatk()
+        stub.slow("dev.hatk.uploadBlob", by: .seconds(4))
+        let front = try FrontHarness(writer: stub.url)
+        let session = try front.signIn(did: Self.did, handle: "maya.home.test")
+        let csrf = String(repeating: "c", count: 43)
+        let photo = try Imaging.encodeJPEG(RGBImage(width: 64, height: 48, pixels: [UInt8](repeating: 120, count: 64 * 48 * 3)), quality: 90)
+        let (type, body) = Self.multipart([("csrf", csrf), ("location", "Kitchen")], file: ("photo", photo))
+
+        let answer = await front.send(
+            .post, "/create",
+            headers: [("Cookie", "gs_session=\(session); gs_csrf=\(csrf)"), ("Content-Type", type), ("Origin", "http://box.local:8080")],
+            body: body)
+
+        #expect(answer.status == .serviceUnavailable)
+        #expect(answer.headers["Retry-After"] == "5")
+        #expect(answer.text.contains("took too long to take your photo, so nothing was posted"))
+        #expect(stub.calls("dev.hatk.createRecord").isEmpty)
+        await stub.stop()
     }
 }

@@ -14,7 +14,7 @@ final class StubHatk: Sendable {
 
     let server: HTTPServer
     let url: URL
-    private let state = Mutex<(calls: [Call], failing: [String: Int], count: Int)>(([], [:], 0))
+    private let state = Mutex<(calls: [Call], failing: [String: Int], slow: [String: Duration], count: Int)>(([], [:], [:], 0))
 
     init() throws {
         var configuration = ServerConfiguration()
@@ -25,7 +25,9 @@ final class StubHatk: Sendable {
         let box = Box()
         router.on(.post, "/xrpc/:nsid") { request in
             guard let stub = box.stub else { return .text("gone", status: .serviceUnavailable) }
-            return stub.answer(try request.parameters.require("nsid"), request)
+            let nsid = try request.parameters.require("nsid")
+            if let delay = stub.state.withLock({ $0.slow[nsid] }) { try? await Task.sleep(for: delay) }
+            return stub.answer(nsid, request)
         }
         server = HTTPServer(configuration: configuration, router: router)
         try server.start()
@@ -41,6 +43,11 @@ final class StubHatk: Sendable {
     /// Makes `nsid` answer `status` with hatk's error body from now on.
     func fail(_ nsid: String, status: Int = 500) {
         state.withLock { $0.failing[nsid] = status }
+    }
+
+    /// Makes `nsid` answer only after `delay` from now on (a story server under load).
+    func slow(_ nsid: String, by delay: Duration) {
+        state.withLock { $0.slow[nsid] = delay }
     }
 
     var calls: [Call] { state.withLock { $0.calls } }
