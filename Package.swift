@@ -100,7 +100,9 @@ let package = Package(
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
+        // Test photos built from the specifications (EXIF, ICC, PNG) and by Debian's encoders, for the imaging and upload tests.
+        .target(name: "ImageFixtures", dependencies: ["Imaging"], path: "Tests/ImageFixtures", swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
@@ -130,7 +132,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
-                "Backups", "Metrics", "Logging",
+                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

@@ -1,3 +1,4 @@
+import ImageFixtures
 import Imaging
 import Testing
 

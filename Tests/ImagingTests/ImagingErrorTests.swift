@@ -1,24 +1,12 @@
+import ImageFixtures
 import Imaging
 import Testing
 
 /// Errors the upload form can show as they are: they name the format and the limit.
 struct ImagingErrorTests {
-    /// A real HEIC whose `ispe` box is patched to claim another size; its coded data cannot decode at that size,
-    /// so `.tooLarge` (not `.corrupt`) shows the refusal came from the header.
-    static func heic(claiming width: Int, _ height: Int) throws -> [UInt8] {
-        let fixtures = try FixtureDirectory()
-        try fixtures.write("in.png", TestImages.png(TestImages.gradient(width: 64, height: 48)))
-        try fixtures.run("heif-enc", ["-q", "50", "in.png", "-o", "out.heic"])
-        var heic = try fixtures.read("out.heic")
-        // heif-enc writes a grid item whose `ispe` (the last one) is the primary image's size.
-        let ispe = try #require(heic.indices.last { heic[$0...].starts(with: Array("ispe".utf8)) })
-        heic.replaceSubrange(ispe + 8..<ispe + 16, with: PNGBuilder.bigEndian(width) + PNGBuilder.bigEndian(height))
-        return heic
-    }
-
     @Test("a HEIC over the pixel limit is refused from its header, naming the format, its size and the limit")
     func heicTooLarge() throws {
-        let bomb = try Self.heic(claiming: 11_000, 10_000)
+        let bomb = try TestImages.heic(claiming: 11_000, 10_000)
 
         let error = #expect(throws: ImagingError.self) { try ImagePipeline.process(bomb) }
 
@@ -28,7 +16,7 @@ struct ImagingErrorTests {
 
     @Test("a side over 12,000 px is refused for every format, naming it")
     func sideLimit() throws {
-        let heic = try Self.heic(claiming: 14_000, 100)
+        let heic = try TestImages.heic(claiming: 14_000, 100)
         let png = PNGBuilder.headerOnly(width: 100, height: 12_001)
 
         let heicError = #expect(throws: ImagingError.self) { try ImagePipeline.process(heic) }
@@ -99,7 +87,7 @@ struct ImagingErrorTests {
 extension ImagingErrorTests {
     @Test("a HEIC whose header claims no pixels is corrupt (its libheif handles are released once)")
     func heicWithoutPixels() throws {
-        let empty = try Self.heic(claiming: 0, 0)
+        let empty = try TestImages.heic(claiming: 0, 0)
 
         let error = #expect(throws: ImagingError.self) { try ImagePipeline.process(empty) }
 

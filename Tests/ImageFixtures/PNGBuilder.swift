@@ -1,7 +1,7 @@
 /// Assembles PNG files byte by byte (zlib with stored, uncompressed deflate blocks), so PNG decoding is tested
 /// against files built from the specification rather than by the library under test.
-enum PNGBuilder {
-    enum ColorType: UInt8 {
+public enum PNGBuilder {
+    public enum ColorType: UInt8 {
         case gray = 0
         case rgb = 2
         case palette = 3
@@ -13,7 +13,7 @@ enum PNGBuilder {
     ///   - rows: packed sample bytes per row, without the filter byte (filter 0 is added).
     ///   - palette: RGB triples for `.palette`.
     ///   - transparency: tRNS chunk contents (alpha per palette entry).
-    static func png(
+    public static func png(
         width: Int,
         height: Int,
         bitDepth: UInt8 = 8,
@@ -32,17 +32,17 @@ enum PNGBuilder {
     }
 
     /// Just the signature and an IHDR claiming the given size: a decompression bomb's header with no data.
-    static func headerOnly(width: Int, height: Int) -> [UInt8] {
+    public static func headerOnly(width: Int, height: Int) -> [UInt8] {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0])
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeAndData = Array(type.utf8) + data
         return bigEndian(data.count) + typeAndData + bigEndian(Int(crc32(typeAndData)))
     }
 
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
@@ -63,7 +63,7 @@ enum PNGBuilder {
         return out + bigEndian(Int(b << 16 | a))
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -74,7 +74,7 @@ enum PNGBuilder {
         return ~crc
     }
 
-    static func bigEndian(_ value: Int) -> [UInt8] {
+    public static func bigEndian(_ value: Int) -> [UInt8] {
         [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 }

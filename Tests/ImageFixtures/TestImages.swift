@@ -1,10 +1,10 @@
-import Imaging
+public import Imaging
 
 /// Synthetic images with known pixels.
-enum TestImages {
+public enum TestImages {
     /// A smooth gradient: red follows x, green follows y, blue is their mix, so every pixel is predictable and
     /// JPEG round trips stay accurate.
-    static func gradient(width: Int, height: Int) -> RGBImage {
+    public static func gradient(width: Int, height: Int) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         pixels.withUnsafeMutableBufferPointer { buffer in
             var p = buffer.baseAddress!
@@ -27,7 +27,7 @@ enum TestImages {
     }
 
     /// Alternating black and white cells of `cell` pixels.
-    static func checker(width: Int, height: Int, cell: Int) -> RGBImage {
+    public static func checker(width: Int, height: Int, cell: Int) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width where (x / cell + y / cell) % 2 == 0 {
@@ -41,7 +41,7 @@ enum TestImages {
     }
 
     /// Mean absolute difference per channel sample; the images must have the same size.
-    static func meanAbsoluteError(_ a: RGBImage, _ b: RGBImage) -> Double {
+    public static func meanAbsoluteError(_ a: RGBImage, _ b: RGBImage) -> Double {
         precondition(a.width == b.width && a.height == b.height)
         // Pointers keep this fast in debug builds for multi-megapixel images.
         let total = a.pixels.withUnsafeBufferPointer { a in
@@ -60,7 +60,7 @@ enum TestImages {
     }
 
     /// The largest per-channel difference between a pixel and an expected colour.
-    static func distance(_ pixel: (red: UInt8, green: UInt8, blue: UInt8), _ expected: (Int, Int, Int)) -> Int {
+    public static func distance(_ pixel: (red: UInt8, green: UInt8, blue: UInt8), _ expected: (Int, Int, Int)) -> Int {
         max(
             abs(Int(pixel.red) - expected.0),
             abs(Int(pixel.green) - expected.1),

@@ -1,9 +1,9 @@
-import Imaging
+public import Imaging
 
 extension TestImages {
     /// A gradient with seeded per-pixel noise of ±`amplitude`: photo-like detail that JPEG cannot compress away,
     /// so byte limits bite at realistic sizes.
-    static func noisy(width: Int, height: Int, amplitude: Int, seed: UInt64 = 7) -> RGBImage {
+    public static func noisy(width: Int, height: Int, amplitude: Int, seed: UInt64 = 7) -> RGBImage {
         var image = gradient(width: width, height: height)
         var state = seed
         let span = UInt64(2 * amplitude + 1)
@@ -24,7 +24,7 @@ extension TestImages {
     }
 
     /// Four solid quadrants (red, green / blue, white), so any flip or rotation is visible at four sample points.
-    static func quadrants(width: Int, height: Int) -> RGBImage {
+    public static func quadrants(width: Int, height: Int) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
@@ -38,7 +38,7 @@ extension TestImages {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
-    static func quadrantColour(right: Bool, bottom: Bool) -> (Int, Int, Int) {
+    public static func quadrantColour(right: Bool, bottom: Bool) -> (Int, Int, Int) {
         switch (right, bottom) {
         case (false, false): (255, 0, 0)
         case (true, false): (0, 255, 0)
@@ -50,7 +50,7 @@ extension TestImages {
 
 extension TestImages {
     /// `quadrants` built a row at a time, fast enough in a debug build for 48-megapixel images.
-    static func largeQuadrants(width: Int, height: Int) -> RGBImage {
+    public static func largeQuadrants(width: Int, height: Int) -> RGBImage {
         let rowLength = width * 3
         func row(bottom: Bool) -> [UInt8] {
             (0..<width).flatMap { x -> [UInt8] in
@@ -71,7 +71,7 @@ extension TestImages {
     }
 
     /// Four flat patches (top-left, top-right, bottom-left, bottom-right) of the given colours.
-    static func patches(width: Int, height: Int, _ colours: [(Int, Int, Int)]) -> RGBImage {
+    public static func patches(width: Int, height: Int, _ colours: [(Int, Int, Int)]) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
@@ -86,7 +86,7 @@ extension TestImages {
     }
 
     /// A PNG of `image` (RGB, stored deflate) with extra chunks inserted after IHDR.
-    static func png(_ image: RGBImage, chunks: [(String, [UInt8])] = []) -> [UInt8] {
+    public static func png(_ image: RGBImage, chunks: [(String, [UInt8])] = []) -> [UInt8] {
         let rows = (0..<image.height).map { y in Array(image.pixels[(y * image.width * 3)..<((y + 1) * image.width * 3)]) }
         let plain = PNGBuilder.png(width: image.width, height: image.height, colorType: .rgb, rows: rows)
         return Array(plain[0..<33]) + chunks.flatMap { PNGBuilder.chunk($0.0, $0.1) } + Array(plain[33...])

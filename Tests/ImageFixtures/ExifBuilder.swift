@@ -1,41 +1,51 @@
-import Imaging
+public import Imaging
 
 /// Builds EXIF (TIFF) blocks and splices them into JPEG and PNG files, so the EXIF reader is tested against
 /// structures written from the specification rather than by a library.
-struct ExifBuilder {
+public struct ExifBuilder {
     /// One IFD entry; `value` holds the raw value bytes (already in the block's byte order), inline when at most
     /// four bytes and placed after the IFD otherwise, unless `offset` forces the pointer.
-    struct Entry {
-        var tag: Int
-        var type: Int
-        var count: Int
-        var value: [UInt8]
-        var offset: Int? = nil
+    public struct Entry {
+        public var tag: Int
+        public var type: Int
+        public var count: Int
+        public var value: [UInt8]
+        public var offset: Int? = nil
+
+        public init(tag: Int, type: Int, count: Int, value: [UInt8], offset: Int? = nil) {
+            self.tag = tag
+            self.type = type
+            self.count = count
+            self.value = value
+            self.offset = offset
+        }
     }
 
-    var littleEndian = true
+    public var littleEndian = true
+
+    public init(littleEndian: Bool = true) { self.littleEndian = littleEndian }
 
     // MARK: Values
 
-    func short(_ tag: Int, _ value: Int) -> Entry {
+    public func short(_ tag: Int, _ value: Int) -> Entry {
         Entry(tag: tag, type: 3, count: 1, value: bytes(value, 2))
     }
 
-    func long(_ tag: Int, _ value: Int) -> Entry {
+    public func long(_ tag: Int, _ value: Int) -> Entry {
         Entry(tag: tag, type: 4, count: 1, value: bytes(value, 4))
     }
 
-    func ascii(_ tag: Int, _ text: String) -> Entry {
+    public func ascii(_ tag: Int, _ text: String) -> Entry {
         let value = Array(text.utf8) + [0]
         return Entry(tag: tag, type: 2, count: value.count, value: value)
     }
 
-    func rationals(_ tag: Int, _ values: [(Int, Int)]) -> Entry {
+    public func rationals(_ tag: Int, _ values: [(Int, Int)]) -> Entry {
         Entry(tag: tag, type: 5, count: values.count, value: values.flatMap { bytes($0.0, 4) + bytes($0.1, 4) })
     }
 
     /// Degrees, minutes and hundredths of seconds as three rationals, as cameras write them.
-    func degrees(_ tag: Int, _ value: Double) -> Entry {
+    public func degrees(_ tag: Int, _ value: Double) -> Entry {
         let magnitude = abs(value)
         let whole = Int(magnitude)
         let minutes = Int((magnitude - Double(whole)) * 60)
@@ -44,7 +54,7 @@ struct ExifBuilder {
     }
 
     /// The usual camera fields: IFD0 orientation, make and model, an Exif IFD with the date, a GPS IFD.
-    func fields(
+    public func fields(
         orientation: Int? = nil,
         gps: GPSCoordinate? = nil,
         date: String? = nil,
@@ -69,7 +79,7 @@ struct ExifBuilder {
 
     /// A TIFF block: header, IFD0 at offset 8 (with sub-IFD pointers appended when those are non-empty), then the
     /// Exif IFD and the GPS IFD, each followed by its out-of-line values.
-    func tiff(ifd0: [Entry], exif: [Entry] = [], gps: [Entry] = []) -> [UInt8] {
+    public func tiff(ifd0: [Entry], exif: [Entry] = [], gps: [Entry] = []) -> [UInt8] {
         var first = ifd0
         if !exif.isEmpty { first.append(long(0x8769, 0)) }
         if !gps.isEmpty { first.append(long(0x8825, 0)) }
@@ -112,7 +122,7 @@ struct ExifBuilder {
         return table + bytes(0, 4) + data
     }
 
-    func bytes(_ value: Int, _ size: Int) -> [UInt8] {
+    public func bytes(_ value: Int, _ size: Int) -> [UInt8] {
         let bigEndian = (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - $0))) }
         return littleEndian ? bigEndian.reversed() : bigEndian
     }
@@ -120,35 +130,37 @@ struct ExifBuilder {
     // MARK: Containers
 
     /// An APP1 segment: marker, length, `Exif\0\0`, the TIFF block.
-    static func app1(_ tiff: [UInt8]) -> [UInt8] {
+    public static func app1(_ tiff: [UInt8]) -> [UInt8] {
         let length = 2 + 6 + tiff.count
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("Exif".utf8) + [0, 0] + tiff
     }
 
     /// Inserts segments after the JFIF APP0 that libturbojpeg writes, so the reader has to walk past it.
-    static func splice(_ segments: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+    public static func splice(_ segments: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         precondition(jpeg[2] == 0xFF && jpeg[3] == 0xE0, "expected a JFIF APP0 first")
         let app0End = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5]))
         return Array(jpeg[0..<app0End]) + segments + Array(jpeg[app0End...])
     }
 
     /// A small JPEG carrying `tiff` in an APP1 segment.
-    static func jpeg(_ tiff: [UInt8], width: Int = 16, height: Int = 8) throws -> [UInt8] {
+    public static func jpeg(_ tiff: [UInt8], width: Int = 16, height: Int = 8) throws -> [UInt8] {
         let plain = try Imaging.encodeJPEG(TestImages.gradient(width: width, height: height), quality: 80)
         return splice(app1(tiff), into: plain)
     }
 
     /// Inserts an `eXIf` chunk right after IHDR.
-    static func png(_ tiff: [UInt8], into png: [UInt8]) -> [UInt8] {
+    public static func png(_ tiff: [UInt8], into png: [UInt8]) -> [UInt8] {
         Array(png[0..<33]) + PNGBuilder.chunk("eXIf", tiff) + Array(png[33...])
     }
 }
 
 /// A small seeded generator (SplitMix64) so fuzz-style tests are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
+public struct SeededRandom: RandomNumberGenerator {
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

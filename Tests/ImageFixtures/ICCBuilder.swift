@@ -2,16 +2,16 @@ import Foundation
 
 /// Writes minimal ICC v2 display profiles (matrix and parametric curves) byte by byte from ICC.1:2001-04, so the
 /// colour tests do not depend on Little CMS to make the profiles they check Little CMS with.
-enum ICCBuilder {
-    typealias XY = (x: Double, y: Double)
+public enum ICCBuilder {
+    public typealias XY = (x: Double, y: Double)
 
-    static let d65: XY = (0.3127, 0.3290)
+    public static let d65: XY = (0.3127, 0.3290)
     /// Display P3 (SMPTE EG 432-1 primaries, D65 white, the sRGB curve), as phones tag their photos.
-    static let displayP3: [XY] = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
-    static let sRGB: [XY] = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
+    public static let displayP3: [XY] = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
+    public static let sRGB: [XY] = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
 
     /// A display profile for RGB with the given primaries and D65 white, with the sRGB curve (IEC 61966-2-1).
-    static func profile(primaries: [XY], description: String) -> [UInt8] {
+    public static func profile(primaries: [XY], description: String) -> [UInt8] {
         // ICC colorants are relative to the D50 connection space: adapt D65 to D50 with Bradford (ICC.1 Annex E).
         let colorants = ColourMath.multiply(ColourMath.bradford(from: d65), ColourMath.rgbToXYZ(primaries: primaries, white: d65))
         let tags: [(String, [UInt8])] = [
@@ -42,7 +42,7 @@ enum ICCBuilder {
     }
 
     /// Splits a profile into APP2 `ICC_PROFILE` segments of at most `chunk` bytes each (ICC.1 Annex B.4).
-    static func app2Segments(_ profile: [UInt8], chunk: Int) -> [UInt8] {
+    public static func app2Segments(_ profile: [UInt8], chunk: Int) -> [UInt8] {
         let pieces = stride(from: 0, to: profile.count, by: chunk).map { Array(profile[$0..<min($0 + chunk, profile.count)]) }
         var out: [UInt8] = []
         for (index, piece) in pieces.enumerated() {
@@ -53,7 +53,7 @@ enum ICCBuilder {
     }
 
     /// A PNG iCCP chunk body: name, NUL, compression method 0, zlib stream.
-    static func iCCP(_ profile: [UInt8]) -> [UInt8] {
+    public static func iCCP(_ profile: [UInt8]) -> [UInt8] {
         Array("P3".utf8) + [0, 0] + PNGBuilder.zlibStored(profile)
     }
 
@@ -84,10 +84,10 @@ enum ICCBuilder {
 
 /// The colour arithmetic the tests use as their reference, written from the standard formulas (IEC 61966-2-1,
 /// SMPTE RP 177 for the RGB-to-XYZ matrix, Bradford adaptation), independent of Little CMS.
-enum ColourMath {
-    typealias Matrix = [[Double]]
+public enum ColourMath {
+    public typealias Matrix = [[Double]]
 
-    static func rgbToXYZ(primaries: [ICCBuilder.XY], white: ICCBuilder.XY) -> Matrix {
+    public static func rgbToXYZ(primaries: [ICCBuilder.XY], white: ICCBuilder.XY) -> Matrix {
         let columns = primaries.map { [$0.x / $0.y, 1, (1 - $0.x - $0.y) / $0.y] }
         let p: Matrix = (0..<3).map { row in columns.map { $0[row] } }
         let w = [white.x / white.y, 1, (1 - white.x - white.y) / white.y]
@@ -96,7 +96,7 @@ enum ColourMath {
     }
 
     /// Bradford chromatic adaptation from `white` to D50.
-    static func bradford(from white: ICCBuilder.XY) -> Matrix {
+    public static func bradford(from white: ICCBuilder.XY) -> Matrix {
         let b: Matrix = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]]
         let source = apply(b, [white.x / white.y, 1, (1 - white.x - white.y) / white.y])
         let target = apply(b, [0.9642, 1.0, 0.8249])
@@ -105,30 +105,30 @@ enum ColourMath {
     }
 
     /// Encoded sRGB bytes of a colour given as encoded bytes in a space with `primaries` and the sRGB curve.
-    static func convert(_ rgb: (Int, Int, Int), from primaries: [ICCBuilder.XY], to target: [ICCBuilder.XY]) -> (Int, Int, Int) {
+    public static func convert(_ rgb: (Int, Int, Int), from primaries: [ICCBuilder.XY], to target: [ICCBuilder.XY]) -> (Int, Int, Int) {
         let m = multiply(inverse(rgbToXYZ(primaries: target, white: ICCBuilder.d65)), rgbToXYZ(primaries: primaries, white: ICCBuilder.d65))
         let linear = apply(m, [rgb.0, rgb.1, rgb.2].map { decode(Double($0) / 255) })
         let out = linear.map { Int((encode(min(1, max(0, $0))) * 255).rounded()) }
         return (out[0], out[1], out[2])
     }
 
-    static func decode(_ v: Double) -> Double {
+    public static func decode(_ v: Double) -> Double {
         v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 
-    static func encode(_ v: Double) -> Double {
+    public static func encode(_ v: Double) -> Double {
         v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
     }
 
-    static func apply(_ m: Matrix, _ v: [Double]) -> [Double] {
+    public static func apply(_ m: Matrix, _ v: [Double]) -> [Double] {
         m.map { row in zip(row, v).reduce(0) { $0 + $1.0 * $1.1 } }
     }
 
-    static func multiply(_ a: Matrix, _ b: Matrix) -> Matrix {
+    public static func multiply(_ a: Matrix, _ b: Matrix) -> Matrix {
         (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
     }
 
-    static func inverse(_ m: Matrix) -> Matrix {
+    public static func inverse(_ m: Matrix) -> Matrix {
         let det =
             m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
             + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
