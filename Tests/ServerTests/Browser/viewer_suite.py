@@ -576,9 +576,12 @@ class Viewer(Base):
         self.sign_in(d, "ines.home.test")
         d.find_element(By.CSS_SELECTOR, "[data-your-story] summary").click()
         d.find_element(By.CSS_SELECTOR, "a[data-view-your-story]").click()
-        self.playing(d)
-        d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-delete]").click()
-        wait(lambda: self.state(d)["state"] == "paused", 2, "paused under the dialog")
+        # The click lands on the first story while most of it is still to play: with 2 s stories a slow machine
+        # could otherwise reach the end of ines's two and close the viewer before the click.
+        wait(lambda: (s := self.state(d)) and s["state"] == "playing" and s["index"] == 0 and s["progress"] < 0.5
+             and d.execute_script("document.querySelector('[data-viewer] [data-delete]').click(); return true"),
+             10, "a click on Delete early in the first story")
+        wait(lambda: self.state(d)["state"] == "paused", 5, "paused under the dialog")
         self.assertTrue(d.find_element(By.CSS_SELECTOR, "[data-delete-dialog]").get_attribute("open") is not None)
         d.find_element(By.CSS_SELECTOR, "[data-delete-cancel]").click()
         self.playing(d)
