@@ -102,6 +102,10 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         // Test photos built from the specifications (EXIF, ICC, PNG) and by Debian's encoders, for the imaging and upload tests.
         .target(name: "ImageFixtures", dependencies: ["Imaging"], path: "Tests/ImageFixtures", swiftSettings: strict),
+        // An authenticator for the embedded backend that checks real DPoP proofs on `test:<did>` tokens.
+        .target(
+            name: "BackendFixtures", dependencies: ["Backend", "Crypto", "ATProto", "HTTPServer", "HatkClient"], path: "Tests/BackendFixtures",
+            swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
@@ -111,7 +115,8 @@ let package = Package(
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
         .testTarget(
-            name: "HatkClientTests", dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "Imaging"],
+            name: "HatkClientTests",
+            dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "BackendFixtures", "Imaging"],
             swiftSettings: strict),
         .testTarget(
             name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport", "Units"], swiftSettings: strict),
@@ -132,7 +137,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
-                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures",
+                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

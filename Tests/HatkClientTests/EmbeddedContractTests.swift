@@ -1,5 +1,6 @@
 import ATProto
 import Backend
+import BackendFixtures
 import Crypto
 import Foundation
 import HTTPServer
@@ -8,25 +9,6 @@ import Imaging
 import Lexicon
 import Synchronization
 import Testing
-
-/// Test-only: an access token `test:<did>` stands for that DID, but only with a DPoP proof that verifies for the
-/// request's method and URL (so the client's signed reads and writes are checked for real).
-struct ProofCheckingAuthenticator: ViewerAuthenticator {
-    let origin: @Sendable () -> String
-
-    func viewer(for request: Request) async -> AuthenticatedViewer? {
-        guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP test:"),
-            let proof = request.headers["DPoP"], let did = DID.parse(String(authorization.dropFirst("DPoP test:".count)))
-        else { return nil }
-        let token = String(authorization.dropFirst("DPoP ".count))
-        guard
-            (try? DPoP.verify(
-                proof, method: request.method.rawValue, url: origin() + request.path, now: Int64(Date().timeIntervalSince1970),
-                accessToken: token)) != nil
-        else { return nil }
-        return AuthenticatedViewer(did: did, scope: OAuthClient.grainScope)
-    }
-}
 
 /// The embedded backend served on loopback and called through HatkClient, as the front calls a remote hatk.
 @Suite(.serialized)
@@ -44,11 +26,8 @@ struct EmbeddedContractTests {
 
         let maya = try backend.store.createAccount(handle: "maya.home.test", now: .now).did
         let jonas = try backend.store.createAccount(handle: "jonas.home.test", now: .now).did
-        func credentials(_ did: DID) -> DPoPCredentials {
-            DPoPCredentials(dpopKey: P256PrivateKey().rawRepresentation, accessToken: "test:\(did.rawValue)")
-        }
         let client = HatkClient(baseURL: stub.url, policy: stub.policy)
-        let (asMaya, asJonas) = (credentials(maya), credentials(jonas))
+        let (asMaya, asJonas) = (ProofCheckingAuthenticator.credentials(maya), ProofCheckingAuthenticator.credentials(jonas))
         let now = { UTCTime.now.iso8601 }
 
         // Maya posts a story through the client, as the front does.

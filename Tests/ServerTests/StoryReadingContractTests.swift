@@ -1,10 +1,13 @@
 import ATProto
+import App
 import Backend
+import BackendFixtures
 import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
 import Outbound
+import Synchronization
 import TestSupport
 import Testing
 
@@ -78,9 +81,10 @@ struct StoryReadingContractTests {
     }
 
     /// The household in a fresh embedded backend.
-    func embeddedBackend() throws -> (EmbeddedBackend, TemporaryDirectory) {
+    func embeddedBackend(authenticator: (any ViewerAuthenticator)? = nil) throws -> (EmbeddedBackend, TemporaryDirectory) {
         let directory = TemporaryDirectory("contract")
-        let backend = try EmbeddedBackend(dataDirectory: directory.path, clock: { .now }, origin: { _ in "http://127.0.0.1" })
+        let backend = try EmbeddedBackend(
+            dataDirectory: directory.path, clock: { .now }, authenticator: authenticator, origin: { _ in "http://127.0.0.1" })
         let photo = try DemoPhoto.bytes()
         let now = UTCTime.now
         for member in Self.household {
@@ -124,6 +128,81 @@ struct StoryReadingContractTests {
         let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
         do {
             try await checkContract(client, "over HTTP")
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    /// What Ben did before reading: favourited and commented on Ada's first story, watched it, muted Cleo.
+    struct BenActions {
+        var favourite: String
+        var ada: DID, cleo: DID
+    }
+
+    /// The expectations for a signed-in reader: the answers carry the viewer's own state, and nothing of it leaks to
+    /// another viewer.
+    func checkSignedInContract(asBen: any StoryReading, asAda: any StoryReading, _ did: BenActions, _ label: String) async throws {
+        let strip = try await asBen.storyAuthors()
+        let ada = try #require(strip.first { $0.profile.did == did.ada.rawValue }, "\(label): Ada is in Ben's strip")
+        let active = try await asBen.stories(of: did.ada)
+        #expect(ada.unviewedCount == 1, "\(label): one of Ada's two stories is still unwatched")
+        #expect(ada.lastViewedAt == active.first?.createdAt, "\(label): the newest story Ben watched")
+        #expect(active.map { $0.viewer?.fav } == [did.favourite, nil], "\(label): Ben's favourite on the first story only")
+        #expect(active.first?.commentCount == 1, "\(label)")
+        #expect(try await asAda.stories(of: did.ada).map { $0.viewer?.fav } == [nil, nil], "\(label): Ben's favourite is his, not Ada's")
+
+        let relationships = try await asBen.relationships()
+        #expect(relationships.muted == [did.cleo.rawValue] && relationships.blocking.isEmpty, "\(label): Ben muted Cleo")
+        #expect(try await asBen.mutes(limit: 50, cursor: nil).items.map(\.did) == [did.cleo.rawValue], "\(label)")
+        #expect(try await asBen.profile(did.cleo.rawValue)?.viewer?.muted == true, "\(label): the profile says so")
+        #expect(try await asAda.relationships().muted.isEmpty, "\(label): Ada muted nobody")
+
+        let notifications = try await asAda.notifications(limit: 50, cursor: nil, countOnly: false)
+        #expect(notifications.notifications.map(\.reason).sorted() == ["story-comment", "story-favorite"], "\(label): Ada hears of both")
+        #expect(notifications.unseenCount == 2, "\(label)")
+        #expect(try await asBen.notifications(limit: 50, cursor: nil, countOnly: false).notifications.isEmpty, "\(label)")
+        let first = try #require(active.first, "\(label)")
+        let thread = try await asBen.commentThread(on: ATURI(first.uri), limit: 50, cursor: nil)
+        #expect(thread.comments.map(\.text) == ["lovely light"], "\(label)")
+    }
+
+    @Test("signed in, the embedded backend in process and over HTTP give each viewer the same own state")
+    func signedIn() async throws {
+        let port = Mutex<UInt16>(0)
+        let origin: @Sendable () -> String = { "http://127.0.0.1:\(port.withLock { $0 })" }
+        let (backend, directory) = try embeddedBackend(authenticator: ProofCheckingAuthenticator(origin: origin))
+        defer { directory.remove() }
+        var router = Router()
+        backend.register(on: &router)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        port.withLock { $0 = server.port }
+        let url = try #require(URL(string: origin()))
+        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        do {
+            let did = { (handle: String) throws -> DID in try #require(try backend.store.account(handle)).did }
+            let (ada, ben, cleo) = (try did("ada.contract.test"), try did("ben.contract.test"), try did("cleo.contract.test"))
+            let (asAda, asBen) = (ProofCheckingAuthenticator.credentials(ada), ProofCheckingAuthenticator.credentials(ben))
+            // Ben's doings go through hatk's HTTP API, as the front writes.
+            let first = ATURI(authority: ada.rawValue, collection: StoryRecord.collection, rkey: "3kadafirst000")
+            let favourite = try await client.favorite(first, createdAt: UTCTime.now.iso8601, as: asBen)
+            _ = try await client.comment("lovely light", on: first, createdAt: UTCTime.now.iso8601, as: asBen)
+            try await client.markStoriesViewed([first], as: asBen)
+            try await client.muteActor(cleo, as: asBen)
+            let actions = BenActions(favourite: favourite.uri, ada: ada, cleo: cleo)
+
+            let inProcess = EmbeddedStories(queries: backend.queries)
+            let viewer = { (did: DID, credentials: DPoPCredentials) in StoryViewer(did: did, credentials: { credentials }) }
+            try await checkSignedInContract(
+                asBen: inProcess.reader(for: viewer(ben, asBen)), asAda: inProcess.reader(for: viewer(ada, asAda)), actions, "in process")
+            let remote = RemoteStories(client: client)
+            try await checkSignedInContract(
+                asBen: remote.reader(for: viewer(ben, asBen)), asAda: remote.reader(for: viewer(ada, asAda)), actions, "over HTTP")
         } catch {
             await server.shutdown()
             throw error
