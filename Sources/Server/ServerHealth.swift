@@ -9,8 +9,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// The server's side of `/healthz`, `/readyz` and `/metrics`: each database file opens and answers a query, the
-/// blob directory is a writable folder, and the counters come with the sizes of the databases and the blobs.
+/// The server's side of `/healthz`, `/readyz` and `/metrics`: each database file starts as SQLite's do, opens and
+/// answers a query, the blob directory is a writable folder, and the counters come with the sizes of the databases
+/// and the blobs.
 final class ServerHealth: ServerProbes {
     let dataDirectory: String
     let metrics: Metrics
@@ -40,6 +41,10 @@ final class ServerHealth: ServerProbes {
     func problems() -> [String] {
         var problems: [String] = []
         for name in databases {
+            guard Database.headerIsIntact(ofFileAt: dataDirectory + "/" + name) else {
+                problems.append("\(name) is damaged")
+                continue
+            }
             do {
                 guard try Database.schemaVersion(ofFileAt: dataDirectory + "/" + name) != nil else {
                     problems.append("\(name) is missing")
