@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 public import Foundation
 import Lexicon
 public import Outbound
@@ -31,7 +31,7 @@ public final class HatkClient: XRPCReads {
     ///     server's own listener, which is called only to write, so the server holds no connection to itself.
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
         cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil, keepsConnectionsOpen: Bool = true
     ) {
         self.observe = observe

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import Crypto
 public import Foundation
 public import Outbound
@@ -37,7 +37,7 @@ public final class OAuthClient: Sendable {
         clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
         transport: URL? = nil, metadata: AuthorizationServerMetadata? = nil,
         nonces: ReceivedNonces = ReceivedNonces(), timeout: TimeInterval = 10,
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
         policy: AddressPolicy = .publicOnly
     ) {
         self.clientID = clientID
