@@ -1525,8 +1525,6 @@ class Social(Base):
             self.assertIn(did, self.strip(n), f"back after {undo}")
 
     def test_5d_comments_are_closed_on_an_expired_story(self):
-        if REMOTE:
-            return  # the remote hatk's clock is its own
         item = self.story_data("maya.home.test")["items"][0]
         control("/advance?hours=25")
         try:
@@ -1581,8 +1579,6 @@ class Social(Base):
         self.assertEqual(size, [1200, 630])
 
     def test_58_an_author_with_only_hidden_stories_is_skipped(self):
-        if REMOTE:
-            return  # the remote hatk's clock is its own
         poster = self.open("/")
         self.sign_in(poster, "ines.home.test")
         # The server's clock stands still unless moved: an hour on, the gore story is the newest by an hour; a day after
