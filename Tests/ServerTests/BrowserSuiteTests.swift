@@ -114,12 +114,11 @@ struct BrowserSuiteTests {
         await upstream.stop()
     }
 
-    // The Kiosk class (two minutes and more: loops, the server cut and back) runs remotely on the wall screen only;
-    // its flows do not change with the size but for pairing, which a phone never does. 1440×900 falls in the same
-    // layout branches as 1920×1080 (landscape, 768 px and wider), which the embedded runs cover at both sizes.
-    @Test("Today, On this day (from getStoryArchive), the viewer and the kiosk's options hold against a remote hatk on a phone (390×844)")
+    // Against a remote hatk every class that reads stories runs at the three sizes: the phone and the wall screen
+    // here, the desktop with the social classes below (one pair of servers each).
+    @Test("Today, On this day (from getStoryArchive), the viewer and every kiosk behaviour hold against a remote hatk on a phone (390×844)")
     func homeAndKioskRemote() async throws {
-        try await runAgainstRemote(width: 390, height: 844, classes: ["Home", "ViewerFit", "KioskOptions"])
+        try await runAgainstRemote(width: 390, height: 844, classes: ["Home", "ViewerFit", "Kiosk", "KioskOptions"])
     }
 
     @Test("Today, On this day, the viewer's fit and every kiosk behaviour hold against a remote hatk on a wall screen (1920×1080)")
@@ -133,8 +132,10 @@ struct BrowserSuiteTests {
         try await runAgainstRemote(width: 390, height: 844, classes: ["Social"])
     }
 
-    @Test("warnings, favourites, comments, reports, mute and block, activity and previews hold against a remote hatk (1440×900)")
+    @Test(
+        "warnings, favourites, comments, reports, mute and block, activity, previews, Today, On this day, the viewer's fit and the kiosk's options hold against a remote hatk (1440×900)"
+    )
     func remoteOnADesktop() async throws {
-        try await runAgainstRemote(width: 1440, height: 900, classes: ["Social"])
+        try await runAgainstRemote(width: 1440, height: 900, classes: ["Social", "Home", "ViewerFit", "KioskOptions"])
     }
 }

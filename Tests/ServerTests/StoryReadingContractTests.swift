@@ -106,6 +106,24 @@ struct StoryReadingContractTests {
         return (backend, directory)
     }
 
+    /// The backend's XRPC API on loopback, on a port the system chooses.
+    func serve(_ backend: EmbeddedBackend) throws -> HTTPServer {
+        var router = Router()
+        backend.register(on: &router)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+
+    /// A hatk client for the server at `origin`, allowed to call it on loopback.
+    static func client(of origin: String) throws -> HatkClient {
+        let url = try #require(URL(string: origin))
+        return HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+    }
+
     @Test("the embedded backend read in process keeps the contract")
     func inProcess() async throws {
         let (backend, directory) = try embeddedBackend()
@@ -117,15 +135,8 @@ struct StoryReadingContractTests {
     func overHTTP() async throws {
         let (backend, directory) = try embeddedBackend()
         defer { directory.remove() }
-        var router = Router()
-        backend.register(on: &router)
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
-        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        let server = try serve(backend)
+        let client = try Self.client(of: "http://127.0.0.1:\(server.port)")
         do {
             try await checkContract(client, "over HTTP")
         } catch {
@@ -174,16 +185,9 @@ struct StoryReadingContractTests {
         let origin: @Sendable () -> String = { "http://127.0.0.1:\(port.withLock { $0 })" }
         let (backend, directory) = try embeddedBackend(authenticator: ProofCheckingAuthenticator(origin: origin))
         defer { directory.remove() }
-        var router = Router()
-        backend.register(on: &router)
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: router)
-        try server.start()
+        let server = try serve(backend)
         port.withLock { $0 = server.port }
-        let url = try #require(URL(string: origin()))
-        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        let client = try Self.client(of: origin())
         do {
             let did = { (handle: String) throws -> DID in try #require(try backend.store.account(handle)).did }
             let (ada, ben, cleo) = (try did("ada.contract.test"), try did("ben.contract.test"), try did("cleo.contract.test"))
@@ -235,9 +239,8 @@ struct StoryReadingContractTests {
             found = captures(#"fake hatk listening on (http://[0-9.:]+)"#, in: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "").first
             if found == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let url = try #require(
-            found.flatMap(URL.init(string:)), "the fake hatk started: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-        let client = HatkClient(baseURL: url, timeout: 10, policy: AddressPolicy.publicOnly.allowing([url]))
+        let origin = try #require(found, "the fake hatk started: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        let client = try Self.client(of: origin)
         try await checkContract(client, "remote hatk")
     }
 }
