@@ -133,9 +133,9 @@ struct BrowserSuiteTests {
     }
 
     @Test(
-        "warnings, favourites, comments, reports, mute and block, activity, previews, Today, On this day, the viewer's fit and the kiosk's options hold against a remote hatk (1440×900)"
+        "warnings, favourites, comments, reports, mute and block, activity, previews, Today, On this day, the viewer's fit and every kiosk behaviour hold against a remote hatk (1440×900)"
     )
     func remoteOnADesktop() async throws {
-        try await runAgainstRemote(width: 1440, height: 900, classes: ["Social", "Home", "ViewerFit", "KioskOptions"])
+        try await runAgainstRemote(width: 1440, height: 900, classes: ["Social", "Home", "ViewerFit", "Kiosk", "KioskOptions"])
     }
 }

@@ -223,7 +223,7 @@ import Testing
     func slowStoryServer() async throws {
         let stub = try StubHatk()
         stub.slow("dev.hatk.uploadBlob", by: .seconds(4))
-        let front = try FrontHarness(writer: stub.url)
+        let front = try FrontHarness(writer: stub.url, writerTimeout: 2)
         let session = try front.signIn(did: Self.did, handle: "maya.home.test")
         let csrf = String(repeating: "c", count: 43)
         let photo = try Imaging.encodeJPEG(RGBImage(width: 64, height: 48, pixels: [UInt8](repeating: 120, count: 64 * 48 * 3)), quality: 90)

@@ -22,10 +22,12 @@ struct FrontHarness {
 
     /// - Parameter origins: how Hosts are judged; by default `box.local:8080` and `localhost:8080` are ours.
     /// - Parameter writer: where writes go (a ``StubHatk``); by default nowhere (a closed port).
+    /// - Parameter writerTimeout: how long a write may take, in seconds: long enough by default for a stub answering
+    ///   on a machine busy with the other tests running beside this one; a test of a slow story server sets less.
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
-        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, moderation: (any Moderation)? = nil,
-        placeSearch: PlaceFinder? = nil
+        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, writerTimeout: Double = 15,
+        moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -38,7 +40,7 @@ struct FrontHarness {
                 assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
             dataDirectory: directory.path, sealingKey: SealingKey.random(), stories: stories,
             writer: HatkClient(
-                baseURL: writer ?? URL(string: "http://127.0.0.1:9")!, timeout: 2,
+                baseURL: writer ?? URL(string: "http://127.0.0.1:9")!, timeout: writerTimeout,
                 policy: AddressPolicy.publicOnly.allowing([writer ?? URL(string: "http://127.0.0.1:9")!])),
             signIn: SignInServers.Configuration(
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,

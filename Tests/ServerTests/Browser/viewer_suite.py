@@ -990,6 +990,10 @@ class Kiosk(Base):
         shift = created[0] + 86_400_000 + 60_000 - created[2]
         self.assertGreater(created[1] + 86_400_000, created[2] + shift + 600_000, "the next oldest stays within its day")
         d.execute_script("window.__shiftClock(arguments[0])", shift)
+        # The slide on screen when the clock moved plays out (the oldest may be that one); from the next slide on,
+        # the loop is judged by the new time.
+        at_shift = {i for i, _ in d.execute_script(ON_SCREEN_JS)}
+        wait(lambda: {i for i, _ in d.execute_script(ON_SCREEN_JS)} - at_shift, 2 * D + 4, "the next slide after the clock moved")
         during = set()
         end = time.time() + (len(slides) + 1) * D + 2
         while time.time() < end:
