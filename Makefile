@@ -68,8 +68,10 @@ run: deps demo-photos places-data build
 
 test: deps test-deps test-python demo-photos places-data format-check check-js
 	$(SWIFT) build --build-tests $(STRICT)
-	# One suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
-	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel
+	# The front's tests run in process (no sockets, a fake reader), so they run in parallel; then the rest one
+	# suite at a time: live servers, the H3 oracle and image work would otherwise fight over 2 cores.
+	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --filter '^AppTests\.'
+	GRAIN_DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) $(SWIFT) test --skip-build --no-parallel --skip '^AppTests\.'
 	# Hostile input: every fuzz target replays its corpus and regressions, then fuzzes for FUZZ_SECONDS.
 	$(MAKE) --no-print-directory fuzz
 	# The Debian package installed in a fresh Debian 12 root (debootstrap, cached under .build/debootstrap).
