@@ -25,7 +25,7 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 
 BASE = os.environ.get("BASE_URL", "http://127.0.0.1:18090").rstrip("/")
 CONTROL = os.environ.get("CONTROL_URL", "")
@@ -86,6 +86,14 @@ def wait(predicate, timeout=10.0, message="condition"):
             last = predicate()
         except (StaleElementReferenceException, NoSuchElementException) as e:
             last = e  # the page changed under the look (a reload, a list redrawn): look again
+            time.sleep(0.05)
+            continue
+        except WebDriverException as e:
+            # The same, caught by Chromium between finding a node and reading it while a form's answer replaces
+            # the document ("Node with given id does not belong to the document").
+            if "does not belong to the document" not in str(e):
+                raise
+            last = e
             time.sleep(0.05)
             continue
         if last:
