@@ -3,24 +3,11 @@ import Imaging
 import Testing
 
 struct EncodeTests {
-    /// The markers of a JPEG's header segments, in order, up to and including SOS.
-    static func headerMarkers(_ jpeg: [UInt8]) -> [UInt8] {
-        var markers: [UInt8] = []
-        var i = 2
-        while i + 3 < jpeg.count && jpeg[i] == 0xFF {
-            let marker = jpeg[i + 1]
-            markers.append(marker)
-            if marker == 0xDA { break }
-            i += 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
-        }
-        return markers
-    }
-
     @Test("encoded JPEGs are baseline with a JFIF APP0 and no other metadata segments")
     func baselineWithoutMetadata() throws {
         let jpeg = try Imaging.encodeJPEG(TestImages.gradient(width: 64, height: 48), quality: 85)
 
-        let markers = Self.headerMarkers(jpeg)
+        let markers = JPEGMarkers.header(jpeg)
 
         #expect(Array(jpeg.prefix(2)) == [0xFF, 0xD8])
         #expect(Array(jpeg.suffix(2)) == [0xFF, 0xD9])

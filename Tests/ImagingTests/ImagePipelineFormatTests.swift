@@ -29,7 +29,7 @@ struct ImagePipelineFormatTests {
 
     /// The published file carries nothing from the upload: a JFIF APP0, no APP1–APP15 or COM, no EXIF strings.
     static func expectClean(_ jpeg: [UInt8], maxBytes: Int = PipelineOptions().maxBytes, sourceLocation: SourceLocation = #_sourceLocation) {
-        let markers = EncodeTests.headerMarkers(jpeg)
+        let markers = JPEGMarkers.header(jpeg)
         #expect(jpeg.count <= maxBytes, sourceLocation: sourceLocation)
         #expect(markers.first == 0xE0, sourceLocation: sourceLocation)
         #expect(!markers.contains { (0xE1...0xEF).contains($0) || $0 == 0xFE }, "markers \(markers)", sourceLocation: sourceLocation)

@@ -49,7 +49,7 @@ struct ImagePipelinePrivacyTests {
     func noMetadataSegments() throws {
         let result = try ImagePipeline.process(try Self.taggedJPEG(littleEndian: true))
 
-        let markers = EncodeTests.headerMarkers(result.jpeg)
+        let markers = JPEGMarkers.header(result.jpeg)
 
         #expect(markers.first == 0xE0)
         #expect(!markers.contains(0xE1) && !markers.contains(0xE2) && !markers.contains(0xFE))

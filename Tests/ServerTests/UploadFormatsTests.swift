@@ -153,12 +153,7 @@ struct UploadFormatsTests {
         #expect(Imaging.sniff(jpeg) == .jpeg, "\(name)", sourceLocation: sourceLocation)
         #expect(jpeg.count <= 900_000, "\(name): \(jpeg.count) bytes", sourceLocation: sourceLocation)
         #expect(Exif.read(jpeg) == ExifMetadata(), "\(name)", sourceLocation: sourceLocation)
-        var markers: [UInt8] = []
-        var at = 2
-        while at + 4 <= jpeg.count, jpeg[at] == 0xFF, jpeg[at + 1] != 0xDA {
-            markers.append(jpeg[at + 1])
-            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
-        }
+        let markers = JPEGMarkers.header(jpeg)
         #expect(markers.first == 0xE0, "\(name): \(markers)", sourceLocation: sourceLocation)
         #expect(!markers.contains { (0xE1...0xEF).contains($0) || $0 == 0xFE }, "\(name): \(markers)", sourceLocation: sourceLocation)
         #expect(markers.contains(0xC0), "\(name): baseline (SOF0), \(markers)", sourceLocation: sourceLocation)
