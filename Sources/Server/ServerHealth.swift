@@ -41,12 +41,13 @@ final class ServerHealth: ServerProbes {
     func problems() -> [String] {
         var problems: [String] = []
         for name in databases {
-            guard Database.headerIsIntact(ofFileAt: dataDirectory + "/" + name) else {
+            let path = dataDirectory + "/" + name
+            guard Database.headerIsIntact(ofFileAt: path) else {
                 problems.append("\(name) is damaged")
                 continue
             }
             do {
-                guard try Database.schemaVersion(ofFileAt: dataDirectory + "/" + name) != nil else {
+                guard try Database.schemaVersion(ofFileAt: path) != nil else {
                     problems.append("\(name) is missing")
                     continue
                 }

@@ -1,7 +1,6 @@
 public import ATProto
 public import Backend
 import Crypto
-import Foundation
 public import HTTPServer
 public import HatkClient
 
@@ -22,7 +21,7 @@ public struct ProofCheckingAuthenticator: ViewerAuthenticator {
         let token = String(authorization.dropFirst("DPoP ".count))
         guard
             (try? DPoP.verify(
-                proof, method: request.method.rawValue, url: origin() + request.path, now: Int64(Date().timeIntervalSince1970),
+                proof, method: request.method.rawValue, url: origin() + request.path, now: UTCTime.now.unixSeconds,
                 accessToken: token)) != nil
         else { return nil }
         return AuthenticatedViewer(did: did, scope: OAuthClient.grainScope)

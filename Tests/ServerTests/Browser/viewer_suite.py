@@ -84,14 +84,11 @@ def wait(predicate, timeout=10.0, message="condition"):
     while time.time() < end:
         try:
             last = predicate()
-        except (StaleElementReferenceException, NoSuchElementException) as e:
-            last = e  # the page changed under the look (a reload, a list redrawn): look again
-            time.sleep(0.05)
-            continue
         except WebDriverException as e:
-            # The same, caught by Chromium between finding a node and reading it while a form's answer replaces
-            # the document ("Node with given id does not belong to the document").
-            if "does not belong to the document" not in str(e):
+            # The page changed under the look (a reload, a list redrawn, a form's answer replacing the document
+            # between finding a node and reading it): look again.
+            if not isinstance(e, (StaleElementReferenceException, NoSuchElementException)) \
+                    and "does not belong to the document" not in str(e):
                 raise
             last = e
             time.sleep(0.05)
