@@ -32,6 +32,7 @@ struct FrontHarness {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
         let directory = TemporaryDirectory("front")
+        let writerURL = writer ?? URL(string: "http://127.0.0.1:9")!
         var settings = settings
         settings.pageCacheTTL = .zero
         let dependencies = FrontDependencies(
@@ -40,8 +41,7 @@ struct FrontHarness {
                 assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
             dataDirectory: directory.path, sealingKey: SealingKey.random(), stories: stories,
             writer: HatkClient(
-                baseURL: writer ?? URL(string: "http://127.0.0.1:9")!, timeout: writerTimeout,
-                policy: AddressPolicy.publicOnly.allowing([writer ?? URL(string: "http://127.0.0.1:9")!])),
+                baseURL: writerURL, timeout: writerTimeout, policy: AddressPolicy.publicOnly.allowing([writerURL])),
             signIn: SignInServers.Configuration(
                 server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
                 nonces: ReceivedNonces()),
