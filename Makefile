@@ -9,7 +9,7 @@ DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
-	zlib1g-dev libbrotli-dev libheif-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
+	zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.

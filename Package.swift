@@ -27,6 +27,8 @@ let package = Package(
         // libpng's low-level reader behind setjmp-safe C functions (Sources/CPNG/shim.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // HEVC decoding for libheif with a worker thread per core (libheif's own plugin starts one).
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         // libqrencode, wrapped once: the kiosk's QR codes as SVG.
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
@@ -106,7 +108,7 @@ let package = Package(
         .target(
             name: "BackendFixtures", dependencies: ["Backend", "Crypto", "ATProto", "HTTPServer", "HatkClient"], path: "Tests/BackendFixtures",
             swiftSettings: strict),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),

@@ -1,3 +1,4 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <libheif/heif.h>
+#include <libheif/heif_plugin.h>

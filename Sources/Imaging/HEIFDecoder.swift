@@ -19,8 +19,9 @@ final class HEIFReader: ImageReader {
     /// The EXIF item's bytes are copied out; larger ones are ignored.
     static let maxExifBytes = 1 << 20
 
-    /// libheif's plugins must be registered once per process before the first context.
-    private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
+    /// libheif's plugins must be registered once per process before the first context; ours (`HEVCDecoder`) after
+    /// libheif's own, which it then outranks.
+    static let initialized: Bool = heif_init(nil).code == heif_error_Ok && HEVCDecoder.registered
 
     init(_ input: EncodedInput) throws(ImagingError) {
         let sniffed = input.format ?? .heic

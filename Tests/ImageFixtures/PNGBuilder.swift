@@ -1,7 +1,7 @@
 /// Assembles PNG files byte by byte (zlib with stored, uncompressed deflate blocks), so PNG decoding is tested
 /// against files built from the specification rather than by the library under test.
 public enum PNGBuilder {
-    public enum ColorType: UInt8 {
+    public enum ColorType: UInt8, Sendable {
         case gray = 0
         case rgb = 2
         case palette = 3

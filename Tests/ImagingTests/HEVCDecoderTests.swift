@@ -1,0 +1,167 @@
+import CDe265
+import CHeif
+import ImageFixtures
+import Testing
+
+@testable import Imaging
+
+/// Our HEVC decoder for libheif (`HEVCDecoder`) against libheif's built-in one: the same libde265 underneath, so
+/// every picture must come out sample for sample the same, only on more threads.
+struct HEVCDecoderTests {
+    /// A HEIC made by heif-enc from a PNG built here.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let alpha: Bool
+        let encoderArguments: [String]
+        var testDescription: String { name }
+    }
+
+    static let cases = [
+        Case(name: "4:2:0", alpha: false, encoderArguments: ["-q", "70"]),
+        Case(name: "4:4:4", alpha: false, encoderArguments: ["-q", "70", "-p", "chroma=444"]),
+        Case(name: "with alpha (a monochrome auxiliary picture)", alpha: true, encoderArguments: ["-q", "70"]),
+    ]
+
+    /// Odd, so chroma planes round and the last column and row matter.
+    static let (width, height) = (641, 479)
+
+    @Test("libheif chooses our decoder for HEVC, ahead of its own")
+    func registeredFirst() {
+        #expect(HEIFReader.initialized)
+        var descriptors = [OpaquePointer?](repeating: nil, count: 8)
+        let count = Int(heif_get_decoder_descriptors(heif_compression_HEVC, &descriptors, 8))
+        let names = descriptors[0..<count].compactMap { $0.flatMap { heif_decoder_descriptor_get_id_name($0) }.map { String(cString: $0) } }
+        #expect(names.first == "\(HEVCDecoder.idName)")
+        #expect(names.contains("libde265"), "libheif's own decoder is still there: \(names)")
+    }
+
+    @Test("decodes to the same planes as libheif's built-in libde265 decoder (Debian's heif-convert)", arguments: cases)
+    func samePlanes(_ testCase: Case) throws {
+        // setup: a noisy picture, so every sample matters; the alpha channel is a left-to-right ramp.
+        let fixtures = try FixtureDirectory()
+        let (width, height) = (Self.width, Self.height)
+        let noisy = TestImages.noisy(width: width, height: height, amplitude: 60)
+        let rows = (0..<height).map { y in
+            (0..<width).flatMap { x -> [UInt8] in
+                let p = noisy.pixel(x: x, y: y)
+                return testCase.alpha ? [p.red, p.green, p.blue, Self.ramp(x)] : [p.red, p.green, p.blue]
+            }
+        }
+        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, colorType: testCase.alpha ? .rgba : .rgb, rows: rows))
+        try fixtures.run("heif-enc", testCase.encoderArguments + ["in.png", "-o", "out.heic"])
+        // The oracle: heif-convert only has libheif's own decoder; Y4M holds its 8-bit 4:2:0 planes as they are.
+        try fixtures.run("heif-convert", ["--quiet", "out.heic", "out.y4m"])
+        let expected = try Self.y4mPlanes(fixtures.read("out.y4m"))
+
+        // act
+        let (planes, alpha) = try Self.decode(fixtures.path("out.heic"), heif_colorspace_YCbCr, heif_chroma_420) { image in
+            (
+                try [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].map { try Self.plane(image, $0) },
+                testCase.alpha ? try Self.plane(image, heif_channel_Alpha) : []
+            )
+        }
+
+        // assert
+        #expect(planes.map(\.count) == expected.map(\.count))
+        for (index, (ours, theirs)) in zip(planes, expected).enumerated() {
+            let differing = zip(ours, theirs).filter { $0 != $1 }.count
+            #expect(differing == 0, "plane \(index): \(differing) of \(ours.count) samples differ")
+        }
+        #expect(Set(planes[0]).count > 64, "a real picture came out, not a flat fill")
+        if testCase.alpha {
+            // heif-convert cannot write the alpha plane on its own; it must still be the ramp that went in.
+            let worst = alpha.enumerated().map { abs(Int($1) - Int(Self.ramp($0 % width))) }.max()
+            #expect(alpha.count == width * height)
+            #expect(worst.map { $0 <= 8 } == true, "alpha off the ramp by up to \(worst ?? -1)")
+        }
+    }
+
+    @Test("a 10-bit HEIC decodes through our decoder to the picture it was made from")
+    func tenBits() throws {
+        // setup: a 16-bit PNG of a smooth gradient, encoded at 10 bits.
+        let fixtures = try FixtureDirectory()
+        let (width, height) = (Self.width, Self.height)
+        let gradient = TestImages.gradient(width: width, height: height)
+        let rows = (0..<height).map { y in
+            Array(gradient.pixels[(y * width * 3)..<((y + 1) * width * 3)]).flatMap { [$0, $0] }
+        }
+        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, bitDepth: 16, colorType: .rgb, rows: rows))
+        try fixtures.run("heif-enc", ["-q", "90", "-b", "10", "in.png", "-o", "out.heic"])
+
+        // act
+        let pixels = try Self.decode(fixtures.path("out.heic"), heif_colorspace_RGB, heif_chroma_interleaved_RGB) { image in
+            try Self.plane(image, heif_channel_interleaved, bytesPerPixel: 3)
+        }
+
+        // assert
+        let decoded = RGBImage(width: width, height: height, pixels: pixels)
+        #expect(pixels.count == width * height * 3)
+        #expect(TestImages.meanAbsoluteError(decoded, gradient) < 2)
+    }
+
+    @Test("a NAL unit whose length runs past the data is refused, not read")
+    func truncatedNALUnit() throws {
+        let decoder = try #require(de265_new_decoder())
+        defer { _ = de265_free_decoder(decoder) }
+        let cut: [UInt8] = [0, 0, 0, 40, 0x40, 0x01, 0x0C]
+        let short: [UInt8] = [0, 0, 1]
+        for data in [cut, short] {
+            let error = data.withUnsafeBufferPointer { HEVCDecoder.pushNALUnits(decoder, $0.baseAddress!, $0.count) }
+            #expect(error.code == heif_error_Decoder_plugin_error)
+            #expect(error.subcode == heif_suberror_End_of_data)
+        }
+    }
+
+    static func ramp(_ x: Int) -> UInt8 {
+        UInt8(x * 255 / (width - 1))
+    }
+
+    /// The file's primary image decoded through libheif (so by the decoder it ranks first), 8 bits per sample.
+    static func decode<T>(
+        _ path: String,
+        _ colorspace: heif_colorspace,
+        _ chroma: heif_chroma,
+        _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
+        #expect(HEIFReader.initialized)
+        let context = try #require(heif_context_alloc())
+        defer { heif_context_free(context) }
+        try #require(heif_context_read_from_file(context, path, nil).code == heif_error_Ok)
+        var handle: OpaquePointer?
+        try #require(heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok)
+        defer { heif_image_handle_release(handle) }
+        let options = try #require(heif_decoding_options_alloc())
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        var decoded: OpaquePointer?
+        let error = heif_decode_image(handle, &decoded, colorspace, chroma, options)
+        try #require(error.code == heif_error_Ok, "\(error.message.map { String(cString: $0) } ?? "")")
+        let image = try #require(decoded)
+        defer { heif_image_release(image) }
+        return try body(image)
+    }
+
+    /// One plane's samples, row padding removed.
+    static func plane(_ image: OpaquePointer, _ channel: heif_channel, bytesPerPixel: Int = 1) throws -> [UInt8] {
+        var stride: Int32 = 0
+        let base = try #require(heif_image_get_plane_readonly(image, channel, &stride))
+        let width = Int(heif_image_get_width(image, channel))
+        let height = Int(heif_image_get_height(image, channel))
+        return (0..<height).flatMap { Array(UnsafeBufferPointer(start: base + $0 * Int(stride), count: width * bytesPerPixel)) }
+    }
+
+    /// The first frame of an 8-bit 4:2:0 Y4M file: a header line, a FRAME line, then the Y, Cb and Cr planes.
+    static func y4mPlanes(_ file: [UInt8]) throws -> [[UInt8]] {
+        let headerEnd = try #require(file.firstIndex(of: 0x0A))
+        let frameEnd = try #require(file[(headerEnd + 1)...].firstIndex(of: 0x0A))
+        let luma = width * height
+        let chroma = ((width + 1) / 2) * ((height + 1) / 2)
+        let start = frameEnd + 1
+        try #require(file.count >= start + luma + 2 * chroma)
+        return [
+            Array(file[start..<(start + luma)]),
+            Array(file[(start + luma)..<(start + luma + chroma)]),
+            Array(file[(start + luma + chroma)..<(start + luma + 2 * chroma)]),
+        ]
+    }
+}
