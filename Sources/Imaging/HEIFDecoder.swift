@@ -15,6 +15,7 @@ final class HEIFReader: ImageReader {
     private let context: OpaquePointer
     private let handle: OpaquePointer
     private let hasAlpha: Bool
+    private let containerColour: ContainerColour?
 
     /// The EXIF item's bytes are copied out; larger ones are ignored.
     static let maxExifBytes = 1 << 20
@@ -30,9 +31,6 @@ final class HEIFReader: ImageReader {
             throw ImagingError(.corrupt, "The \(sniffed.name) decoder could not start.", format: sniffed)
         }
         self.context = context
-        // Grid images (every phone HEIC) decode their tiles on up to two threads: HEVC decoding is most of the
-        // time a HEIC takes, and the caller's pool already bounds how many photos run at once.
-        heif_context_set_max_decoding_threads(context, 2)
         var error: heif_error
         if let path = input.path {
             error = heif_context_read_from_file(context, path, nil)
@@ -55,6 +53,12 @@ final class HEIFReader: ImageReader {
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         metadata = Self.exif(handle)
         colourProfile = Self.colourProfile(handle)
+        containerColour = Self.containerColour(handle)
+        // Grid images (every phone HEIC) decode their tiles on up to two threads: HEVC decoding is most of the
+        // time a HEIC takes, and the caller's pool already bounds how many photos run at once. A container colour
+        // description must reach our decoder on this thread (`ContainerColour`), so such a file decodes here, its
+        // tiles one after another, each still on the decoder's workers.
+        heif_context_set_max_decoding_threads(context, containerColour == nil ? 2 : 0)
         // Every property is set by now, so a throw runs deinit, which releases the handle and the context (the
         // fuzzer caught them freed twice).
         guard width > 0, height > 0 else { throw .corrupt(sniffed, "image has no pixels") }
@@ -66,17 +70,35 @@ final class HEIFReader: ImageReader {
     }
 
     /// HEIF decoders have no reduced-size decoding: the whole image is decoded, then resampled.
+    ///
+    /// An 8-bit picture without alpha (every phone's HEIC) comes as libheif holds it after decoding, planar RGB,
+    /// and is interleaved row by row as the resampler reads it: asking for interleaved RGB would cost libheif
+    /// another single-threaded pass and a second full-size buffer. Deeper pictures come interleaved, where libheif
+    /// also reduces them to 8 bits.
     func decode(atLeast: (width: Int, height: Int)?) throws(ImagingError) -> any RowSource {
+        let planar =
+            !hasAlpha && heif_image_handle_get_luma_bits_per_pixel(handle) == 8
+            && heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
         guard let options = heif_decoding_options_alloc() else {
             throw ImagingError(.corrupt, "The \(format.name) decoder could not start.", format: format)
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var image: OpaquePointer?
-        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        let chroma = planar ? heif_chroma_444 : hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        let error: heif_error
+        if let containerColour {
+            error = try containerColour.holding { () throws(ImagingError) in
+                heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+            }
+        } else {
+            error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        }
         guard error.code == heif_error_Ok, let image else { throw Self.failure(error, format) }
         let decoded = HEIFImage(image)
+        if planar {
+            return PlanarRows(width: width, height: height, planes: try Self.planes(image, width, height, format), owner: decoded)
+        }
         var stride: Int32 = 0
         let channels = hasAlpha ? 4 : 3
         guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
@@ -86,6 +108,40 @@ final class HEIFReader: ImageReader {
             Int(stride) >= width * channels
         else { throw .corrupt(format, "decoded image does not match its header") }
         return BufferRows(width: width, height: height, base: plane, stride: Int(stride), channels: channels, owner: decoded)
+    }
+
+    /// The matrix and range of the container's `nclx` colour description, which libheif converts with in
+    /// preference to the stream's.
+    private static func containerColour(_ handle: OpaquePointer) -> ContainerColour? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx).code
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status == heif_error_Ok, let nclx else { return nil }
+        return ContainerColour(
+            matrixCoefficients: Int(nclx.pointee.matrix_coefficients.rawValue),
+            fullRange: nclx.pointee.full_range_flag != 0
+        )
+    }
+
+    /// The red, green and blue planes of a decoded planar RGB image, checked against the header's size.
+    private static func planes(
+        _ image: OpaquePointer,
+        _ width: Int,
+        _ height: Int,
+        _ format: ImageFormat
+    ) throws(ImagingError) -> [PlanarRows.Plane] {
+        var planes: [PlanarRows.Plane] = []
+        for channel in [heif_channel_R, heif_channel_G, heif_channel_B] {
+            var stride: Int32 = 0
+            guard let base = heif_image_get_plane_readonly(image, channel, &stride),
+                Int(heif_image_get_width(image, channel)) == width,
+                Int(heif_image_get_height(image, channel)) == height,
+                heif_image_get_bits_per_pixel_range(image, channel) == 8,
+                Int(stride) >= width
+            else { throw .corrupt(format, "decoded image does not match its header") }
+            planes.append(PlanarRows.Plane(base: base, stride: Int(stride)))
+        }
+        return planes
     }
 
     private static func failure(_ error: heif_error, _ format: ImageFormat) -> ImagingError {

@@ -73,8 +73,10 @@ enum HEVCDecoder {
         return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
     }
 
-    /// Decodes everything pushed and hands libheif the first picture as planar YCbCr (or monochrome), with the
-    /// colour description the stream carries; libheif converts it to RGB and applies the container's transforms.
+    /// Decodes everything pushed and hands libheif the first picture, with the colour description the stream
+    /// carries: as planar RGB when the stream declares a matrix `YCbCrMatrix` converts and has 8-bit samples,
+    /// otherwise as coded (planar YCbCr or monochrome) for libheif to convert. libheif then applies the
+    /// container's transforms.
     private static func decodePicture(
         _ decoder: UnsafeMutableRawPointer,
         into output: UnsafeMutablePointer<OpaquePointer?>
@@ -104,39 +106,22 @@ enum HEVCDecoder {
         default: return failure(heif_suberror_Unsupported_color_conversion, "unknown HEVC chroma format")
         }
         let monochrome = chroma == heif_chroma_monochrome
+        let planes: [Int32] = monochrome ? [0] : [0, 1, 2]
+        let width = de265_get_image_width(picture, 0)
+        let height = de265_get_image_height(picture, 0)
+        guard width > 0, height > 0, planes.allSatisfy({ (1...16).contains(de265_get_bits_per_pixel(picture, $0)) }) else {
+            return failure(heif_suberror_Invalid_image_size, "HEVC picture has no pixels")
+        }
         var image: OpaquePointer?
-        let created = heif_image_create(
-            de265_get_image_width(picture, 0),
-            de265_get_image_height(picture, 0),
-            monochrome ? heif_colorspace_monochrome : heif_colorspace_YCbCr,
-            chroma,
-            &image
-        )
-        guard created.code == heif_error_Ok, let image else { return created }
-        let channels = monochrome ? [heif_channel_Y] : [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
-        for (index, channel) in channels.enumerated() {
-            let plane = Int32(index)
-            let width = de265_get_image_width(picture, plane)
-            let height = de265_get_image_height(picture, plane)
-            let bits = de265_get_bits_per_pixel(picture, plane)
-            guard width > 0, height > 0, (1...16).contains(bits) else {
-                heif_image_release(image)
-                return failure(heif_suberror_Invalid_image_size, "HEVC picture plane has no pixels")
-            }
-            let added = heif_image_add_plane(image, channel, width, height, bits)
-            var sourceStride: Int32 = 0
-            var destinationStride: Int32 = 0
-            guard added.code == heif_error_Ok,
-                let source = de265_get_image_plane(picture, plane, &sourceStride),
-                let destination = heif_image_get_plane(image, channel, &destinationStride)
-            else {
-                heif_image_release(image)
-                return added.code == heif_error_Ok ? failure(heif_suberror_Unspecified, "HEVC picture plane missing") : added
-            }
-            let rowBytes = Int(width) * ((Int(bits) + 7) / 8)
-            for row in 0..<Int(height) {
-                (destination + row * Int(destinationStride)).update(from: source + row * Int(sourceStride), count: rowBytes)
-            }
+        let result: heif_error
+        if !monochrome, planes.allSatisfy({ de265_get_bits_per_pixel(picture, $0) == 8 }), let matrix = conversionMatrix(picture) {
+            result = rgbImage(picture, chroma: chroma, matrix: matrix, into: &image)
+        } else {
+            result = yCbCrImage(picture, chroma: chroma, planes: planes, into: &image)
+        }
+        guard result.code == heif_error_Ok, let image else {
+            if let image { heif_image_release(image) }
+            return result
         }
         if let nclx = heif_nclx_color_profile_alloc() {
             nclx.pointee.color_primaries = heif_color_primaries(UInt32(de265_get_image_colour_primaries(picture)))
@@ -151,6 +136,110 @@ enum HEVCDecoder {
         return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
     }
 
+    /// The matrix to convert `picture` with: the container's colour description when the decoding thread holds
+    /// one (`ContainerColour`), as libheif gives the container precedence, or else the stream's own (VUI). Nil
+    /// when neither names a matrix `YCbCrMatrix` covers: the picture goes to libheif as coded.
+    private static func conversionMatrix(_ picture: OpaquePointer) -> YCbCrMatrix? {
+        if let container = ContainerColour.current {
+            return YCbCrMatrix(matrixCoefficients: container.matrixCoefficients, fullRange: container.fullRange)
+        }
+        let matrix = Int(de265_get_image_matrix_coefficients(picture))
+        // 2: the stream does not say.
+        guard matrix != 2 else { return nil }
+        return YCbCrMatrix(matrixCoefficients: matrix, fullRange: de265_get_image_full_range_flag(picture) != 0)
+    }
+
+    /// The picture as it was coded: planar YCbCr (or monochrome) at its own bit depth, for libheif to convert.
+    private static func yCbCrImage(
+        _ picture: OpaquePointer,
+        chroma: heif_chroma,
+        planes: [Int32],
+        into image: inout OpaquePointer?
+    ) -> heif_error {
+        let monochrome = chroma == heif_chroma_monochrome
+        let created = heif_image_create(
+            de265_get_image_width(picture, 0),
+            de265_get_image_height(picture, 0),
+            monochrome ? heif_colorspace_monochrome : heif_colorspace_YCbCr,
+            chroma,
+            &image
+        )
+        guard created.code == heif_error_Ok, let image else { return created }
+        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        for plane in planes {
+            let channel = channels[Int(plane)]
+            let width = de265_get_image_width(picture, plane)
+            let height = de265_get_image_height(picture, plane)
+            let bits = de265_get_bits_per_pixel(picture, plane)
+            let added = heif_image_add_plane(image, channel, width, height, bits)
+            guard added.code == heif_error_Ok else { return added }
+            var sourceStride: Int32 = 0
+            var destinationStride: Int32 = 0
+            guard width > 0, height > 0,
+                let source = de265_get_image_plane(picture, plane, &sourceStride),
+                let destination = heif_image_get_plane(image, channel, &destinationStride)
+            else { return failure(heif_suberror_Unspecified, "HEVC picture plane missing") }
+            let rowBytes = Int(width) * ((Int(bits) + 7) / 8)
+            for row in 0..<Int(height) {
+                (destination + row * Int(destinationStride)).update(from: source + row * Int(sourceStride), count: rowBytes)
+            }
+        }
+        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+    }
+
+    /// The picture converted to planar 8-bit RGB with the matrix its stream declares, in bands of rows on
+    /// `workerThreads` threads. libheif 1.15 turns every YCbCr picture into planar RGB on one thread before anything
+    /// else (and a caller's YCbCr request into RGB and back); a picture that arrives as planar RGB passes through.
+    private static func rgbImage(
+        _ picture: OpaquePointer,
+        chroma: heif_chroma,
+        matrix: YCbCrMatrix,
+        into image: inout OpaquePointer?
+    ) -> heif_error {
+        let width = Int(de265_get_image_width(picture, 0))
+        let height = Int(de265_get_image_height(picture, 0))
+        let created = heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_444, &image)
+        guard created.code == heif_error_Ok, let image else { return created }
+        var destinations: [(base: UnsafeMutablePointer<UInt8>, stride: Int)] = []
+        for channel in [heif_channel_R, heif_channel_G, heif_channel_B] {
+            let added = heif_image_add_plane(image, channel, Int32(width), Int32(height), 8)
+            var stride: Int32 = 0
+            guard added.code == heif_error_Ok, let base = heif_image_get_plane(image, channel, &stride) else {
+                return added.code == heif_error_Ok ? failure(heif_suberror_Unspecified, "RGB plane missing") : added
+            }
+            destinations.append((base, Int(stride)))
+        }
+        var sources: [(base: UnsafePointer<UInt8>, stride: Int)] = []
+        for plane: Int32 in 0..<3 {
+            var stride: Int32 = 0
+            let planeWidth = Int(de265_get_image_width(picture, plane))
+            let planeHeight = Int(de265_get_image_height(picture, plane))
+            // The chroma planes must cover the luma plane at their subsampling, or rows would be read past the end.
+            let (neededWidth, neededHeight) =
+                plane == 0
+                ? (width, height)
+                : chroma == heif_chroma_444
+                    ? (width, height)
+                    : chroma == heif_chroma_422 ? ((width + 1) / 2, height) : ((width + 1) / 2, (height + 1) / 2)
+            guard planeWidth >= neededWidth, planeHeight >= neededHeight,
+                let base = de265_get_image_plane(picture, plane, &stride)
+            else { return failure(heif_suberror_Invalid_image_size, "HEVC chroma planes do not cover the picture") }
+            sources.append((base, Int(stride)))
+        }
+        let job = RGBConversion(
+            matrix: matrix,
+            sources: sources,
+            destinations: destinations,
+            width: width,
+            height: height,
+            horizontalShift: chroma == heif_chroma_444 ? 0 : 1,
+            verticalShift: chroma == heif_chroma_420 ? 1 : 0,
+            bands: Int(workerThreads)
+        )
+        DispatchQueue.concurrentPerform(iterations: job.bands) { job.convert(band: $0) }
+        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+    }
+
     private static func failure(_ subcode: heif_suberror_code, _ message: StaticString) -> heif_error {
         heif_error(code: heif_error_Decoder_plugin_error, subcode: subcode, message: cString(message))
     }
@@ -158,6 +247,73 @@ enum HEVCDecoder {
     /// libde265's error texts are static strings, so libheif may keep the pointer.
     private static func failure(_ subcode: heif_suberror_code, _ status: de265_error) -> heif_error {
         heif_error(code: heif_error_Decoder_plugin_error, subcode: subcode, message: de265_get_error_text(status))
+    }
+}
+
+/// A HEIF container's own colour description (its `nclx`), which the HEVC decoder cannot see, handed to it on the
+/// decoding thread.
+///
+/// `HEIFReader` holds one around `heif_decode_image` for a file that has one, and has libheif decode on the
+/// calling thread (libheif 1.15 otherwise decodes on a thread of its own), so the decoder converts with the matrix
+/// libheif would use. Files without one (an iPhone's carries an ICC profile) are converted as their streams say.
+struct ContainerColour {
+    let matrixCoefficients: Int
+    let fullRange: Bool
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The description the current thread holds, if any.
+    static var current: ContainerColour? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: ContainerColour.self).pointee
+    }
+
+    /// Runs `body` with this description held by the current thread.
+    func holding<R>(_ body: () throws(ImagingError) -> R) throws(ImagingError) -> R {
+        var held = self
+        return try withUnsafeMutablePointer(to: &held) { pointer throws(ImagingError) -> R in
+            pthread_setspecific(Self.key, pointer)
+            defer { pthread_setspecific(Self.key, nil) }
+            return try body()
+        }
+    }
+}
+
+/// One picture's YCbCr-to-RGB conversion, split into bands of rows for `concurrentPerform`: the source planes are
+/// only read, and each band writes only its own rows of the destination planes.
+private struct RGBConversion: @unchecked Sendable {
+    let matrix: YCbCrMatrix
+    let sources: [(base: UnsafePointer<UInt8>, stride: Int)]
+    let destinations: [(base: UnsafeMutablePointer<UInt8>, stride: Int)]
+    let width: Int
+    let height: Int
+    let horizontalShift: Int
+    let verticalShift: Int
+    let bands: Int
+
+    func convert(band: Int) {
+        let rowsPerBand = (height + bands - 1) / bands
+        var row = band * rowsPerBand
+        let end = min(height, row + rowsPerBand)
+        while row < end {
+            let chromaRow = row >> verticalShift
+            matrix.convertRow(
+                luma: sources[0].base + row * sources[0].stride,
+                cb: sources[1].base + chromaRow * sources[1].stride,
+                cr: sources[2].base + chromaRow * sources[2].stride,
+                chromaShift: horizontalShift,
+                width: width,
+                into: (
+                    destinations[0].base + row * destinations[0].stride,
+                    destinations[1].base + row * destinations[1].stride,
+                    destinations[2].base + row * destinations[2].stride
+                )
+            )
+            row += 1
+        }
     }
 }
 

@@ -74,6 +74,53 @@ final class BufferRows: RowSource {
     }
 }
 
+/// Rows interleaved from three planes of red, green and blue (libheif's planar RGB), one row at a time.
+final class PlanarRows: RowSource {
+    struct Plane {
+        let base: UnsafePointer<UInt8>
+        let stride: Int
+    }
+
+    let width: Int
+    let height: Int
+    private let planes: [Plane]
+    private let row: UnsafeMutablePointer<UInt8>
+    private var next = 0
+    /// Keeps the planes' owner (a decoded libheif image) alive while rows are read.
+    private let owner: AnyObject?
+
+    init(width: Int, height: Int, planes: [Plane], owner: AnyObject?) {
+        precondition(planes.count == 3)
+        self.width = width
+        self.height = height
+        self.planes = planes
+        self.owner = owner
+        row = .allocate(capacity: width * 3)
+    }
+
+    deinit {
+        row.deallocate()
+    }
+
+    func nextRow() throws(ImagingError) -> UnsafePointer<UInt8> {
+        precondition(next < height, "read past the last row")
+        let red = planes[0].base + next * planes[0].stride
+        let green = planes[1].base + next * planes[1].stride
+        let blue = planes[2].base + next * planes[2].stride
+        next += 1
+        var d = row
+        var x = 0
+        while x < width {
+            d[0] = red[x]
+            d[1] = green[x]
+            d[2] = blue[x]
+            d += 3
+            x += 1
+        }
+        return UnsafePointer(row)
+    }
+}
+
 /// A raw pixel buffer a decoder writes into, freed with its last reference (for `BufferRows`).
 final class PixelBuffer {
     let base: UnsafeMutablePointer<UInt8>
