@@ -78,6 +78,53 @@ struct HEVCDecoderTests {
         }
     }
 
+    @Test(
+        "converts with the container's colour description when the decoding thread holds one, not the stream's",
+        arguments: [(1, false), (9, true)]
+    )
+    func containerMatrix(matrix: Int, fullRange: Bool) throws {
+        // setup: heif-enc's stream says BT.601, full range, which is what the decoder uses when nothing is held.
+        let fixtures = try FixtureDirectory()
+        let (width, height) = (Self.width, Self.height)
+        let noisy = TestImages.noisy(width: width, height: height, amplitude: 60)
+        let rows = (0..<height).map { y in Array(noisy.pixels[(y * width * 3)..<((y + 1) * width * 3)]) }
+        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, colorType: .rgb, rows: rows))
+        try fixtures.run("heif-enc", ["-q", "70", "in.png", "-o", "out.heic"])
+        let (kr, kb) = try #require(YCbCrMatrixTests.coefficients.first { $0.matrix == matrix }.map { ($0.kr, $0.kb) })
+        let planes = { (held: ContainerColour?) throws -> [[UInt8]] in
+            try Self.decode(fixtures.path("out.heic"), heif_colorspace_RGB, heif_chroma_444, holding: held) { image in
+                try [heif_channel_R, heif_channel_G, heif_channel_B].map { try Self.plane(image, $0) }
+            }
+        }
+
+        // act
+        let stream = try planes(nil)
+        let container = try planes(ContainerColour(matrixCoefficients: matrix, fullRange: fullRange))
+
+        // assert: the stream's conversion taken back to YCbCr (BT.601, full range) and forward with the container's
+        // matrix, by H.273's equations; rounding on the way back allows a few levels.
+        var worst = 0
+        var moved = 0
+        var compared = 0
+        for index in 0..<(width * height) {
+            // A clamped channel no longer says what the samples were.
+            guard (0..<3).allSatisfy({ (1...254).contains(stream[$0][index]) }) else { continue }
+            compared += 1
+            let (r, g, b) = (Double(stream[0][index]), Double(stream[1][index]), Double(stream[2][index]))
+            let luma = 0.299 * r + 0.587 * g + 0.114 * b
+            let cb = (b - luma) / (2 * (1 - 0.114)) + 128
+            let cr = (r - luma) / (2 * (1 - 0.299)) + 128
+            let expected = YCbCrMatrixTests.reference(luma, cb, cr, kr: kr, kb: kb, fullRange: fullRange)
+            for channel in 0..<3 {
+                worst = max(worst, abs(expected[channel] - Int(container[channel][index])))
+                moved = max(moved, abs(Int(stream[channel][index]) - Int(container[channel][index])))
+            }
+        }
+        #expect(compared > width * height / 2)
+        #expect(worst <= 3, "off by up to \(worst)")
+        #expect(moved > 10, "the container's matrix changed the picture (by up to \(moved))")
+    }
+
     @Test("a 10-bit HEIC decodes through our decoder to the picture it was made from")
     func tenBits() throws {
         // setup: a 16-bit PNG of a smooth gradient, encoded at 10 bits.
@@ -118,16 +165,20 @@ struct HEVCDecoderTests {
         UInt8(x * 255 / (width - 1))
     }
 
-    /// The file's primary image decoded through libheif (so by the decoder it ranks first), 8 bits per sample.
+    /// The file's primary image decoded through libheif (so by the decoder it ranks first), 8 bits per sample,
+    /// optionally with a container colour description held on the decoding thread.
     static func decode<T>(
         _ path: String,
         _ colorspace: heif_colorspace,
         _ chroma: heif_chroma,
+        holding container: ContainerColour? = nil,
         _ body: (OpaquePointer) throws -> T
     ) throws -> T {
         #expect(HEIFReader.initialized)
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
+        // As HEIFReader does for a file with its own description: decode on this thread, which holds it.
+        if container != nil { heif_context_set_max_decoding_threads(context, 0) }
         try #require(heif_context_read_from_file(context, path, nil).code == heif_error_Ok)
         var handle: OpaquePointer?
         try #require(heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok)
@@ -136,7 +187,10 @@ struct HEVCDecoderTests {
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
-        let error = heif_decode_image(handle, &decoded, colorspace, chroma, options)
+        let error =
+            try container.map { colour in
+                try colour.holding { () throws(ImagingError) in heif_decode_image(handle, &decoded, colorspace, chroma, options) }
+            } ?? heif_decode_image(handle, &decoded, colorspace, chroma, options)
         try #require(error.code == heif_error_Ok, "\(error.message.map { String(cString: $0) } ?? "")")
         let image = try #require(decoded)
         defer { heif_image_release(image) }

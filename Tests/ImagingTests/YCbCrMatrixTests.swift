@@ -11,10 +11,10 @@ struct YCbCrMatrixTests {
         (9, 0.2627, 0.0593), (10, 0.2627, 0.0593),
     ]
 
-    static func reference(_ y: Int, _ cb: Int, _ cr: Int, kr: Double, kb: Double, fullRange: Bool) -> [Int] {
-        let luma = fullRange ? Double(y) : (Double(y) - 16) * 255 / 219
-        let pb = (Double(cb) - 128) * (fullRange ? 1 : 255.0 / 224)
-        let pr = (Double(cr) - 128) * (fullRange ? 1 : 255.0 / 224)
+    static func reference(_ y: Double, _ cb: Double, _ cr: Double, kr: Double, kb: Double, fullRange: Bool) -> [Int] {
+        let luma = fullRange ? y : (y - 16) * 255 / 219
+        let pb = (cb - 128) * (fullRange ? 1 : 255.0 / 224)
+        let pr = (cr - 128) * (fullRange ? 1 : 255.0 / 224)
         let red = luma + 2 * (1 - kr) * pr
         let blue = luma + 2 * (1 - kb) * pb
         let green = (luma - kr * red - kb * blue) / (1 - kr - kb)
@@ -52,7 +52,7 @@ struct YCbCrMatrixTests {
 
                     // assert
                     for (index, value) in samples.enumerated() {
-                        let expected = Self.reference(value, cb, cr, kr: kr, kb: kb, fullRange: fullRange)
+                        let expected = Self.reference(Double(value), Double(cb), Double(cr), kr: kr, kb: kb, fullRange: fullRange)
                         let got = [Int(red[index]), Int(green[index]), Int(blue[index])]
                         worst = max(worst, zip(expected, got).map { abs($0 - $1) }.max()!)
                     }
@@ -78,7 +78,7 @@ struct YCbCrMatrixTests {
                 }
             }
         }
-        let expected = [0, 0, 1, 1, 2].map { Self.reference(100, Int(u[$0]), Int(v[$0]), kr: 0.299, kb: 0.114, fullRange: true) }
+        let expected = [0, 0, 1, 1, 2].map { Self.reference(100, Double(u[$0]), Double(v[$0]), kr: 0.299, kb: 0.114, fullRange: true) }
         #expect((0..<5).map { [Int(red[$0]), Int(green[$0]), Int(blue[$0])] } == expected)
     }
 
