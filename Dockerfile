@@ -4,7 +4,7 @@
 # The sealing key lives in its own volume (/keys), so a copy of the data volume opens no session.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev \
+        pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev \
         zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -20,7 +20,7 @@ RUN swift build -c release --static-swift-stdlib --product grain-stories
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libpng16-16 libcurl4 libbrotli1 zlib1g ca-certificates curl \
+        libmicrohttpd12 libsqlite3-0 libssl3 libturbojpeg0 libjpeg62-turbo libpng16-16 libcurl4 libbrotli1 zlib1g ca-certificates curl \
         libheif1 libde265-0 libwebp7 libwebpdemux2 liblcms2-2 libpq5 libqrencode4 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /data grain \

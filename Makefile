@@ -8,7 +8,7 @@ HOST ?= 0.0.0.0
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev unzip \
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip \
 	zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn

@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // libpng's low-level reader behind setjmp-safe C functions (Sources/CPNG/shim.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // libjpeg's scanline decoder behind setjmp-safe C functions (Sources/CJPEG/shim.c), so JPEG rows stream
+        // into the resampler; libturbojpeg (above) reads headers and encodes.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // HEVC decoding for libheif with a worker thread per core (libheif's own plugin starts one).
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         // libqrencode, wrapped once: the kiosk's QR codes as SVG.
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
@@ -108,7 +111,8 @@ let package = Package(
         .target(
             name: "BackendFixtures", dependencies: ["Backend", "Crypto", "ATProto", "HTTPServer", "HatkClient"], path: "Tests/BackendFixtures",
             swiftSettings: strict),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265"], swiftSettings: strict),
+        .testTarget(
+            name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265", "CJPEG", "CTurboJPEG"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import CJPEG
 import CTurboJPEG
 
 /// JPEG decoding through libturbojpeg, one handle per reader because a tjhandle is not thread-safe.
@@ -36,20 +37,28 @@ enum JPEGDecoder {
         )
     }
 
+    /// A DCT scale libjpeg decodes at, and the size it gives.
+    struct Scale: Equatable {
+        var num: Int
+        var denom: Int
+        var width: Int
+        var height: Int
+    }
+
     /// The smallest DCT-scaled size (an M/8 scale no larger than 1) that is at least `atLeast` on both axes.
-    static func scaledSize(width: Int, height: Int, atLeast: (width: Int, height: Int)?) -> (Int, Int) {
-        guard let atLeast else { return (width, height) }
+    static func scale(width: Int, height: Int, atLeast: (width: Int, height: Int)?) -> Scale {
+        var best = Scale(num: 1, denom: 1, width: width, height: height)
+        guard let atLeast else { return best }
         var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
-        var best = (width, height)
+        guard let factors = tjGetScalingFactors(&count) else { return best }
         for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
-            // TJSCALED is a macro and is not imported: the same rounding-up division.
+            // TJSCALED is a macro and is not imported: the same rounding-up division (libjpeg's too).
             let num = Int(factor.num)
             let denom = Int(factor.denom)
             let w = (width * num + denom - 1) / denom
             let h = (height * num + denom - 1) / denom
-            if w >= atLeast.width && h >= atLeast.height && w * h < best.0 * best.1 {
-                best = (w, h)
+            if w >= atLeast.width && h >= atLeast.height && w * h < best.width * best.height {
+                best = Scale(num: num, denom: denom, width: w, height: h)
             }
         }
         return best
@@ -122,15 +131,64 @@ final class JPEGReader: ImageReader {
         tjDestroy(handle)
     }
 
+    /// CMYK through libturbojpeg into a buffer; everything else row by row through libjpeg (`JPEGRows`), so the
+    /// resampler's first stage decodes on its own thread while the second filters.
     func decode(atLeast: (width: Int, height: Int)?) throws(ImagingError) -> any RowSource {
-        let (w, h) = JPEGDecoder.scaledSize(width: width, height: height, atLeast: atLeast)
+        let scale = JPEGDecoder.scale(width: width, height: height, atLeast: atLeast)
+        let (w, h) = (scale.width, scale.height)
         if header.isCMYK {
             let cmyk = try JPEGDecoder.decompress(input.bytes, handle: handle, width: w, height: h, format: TJPF_CMYK)
             let rgb = PixelBuffer(count: w * h * 3)
             ColorConversion.adobeCMYKToRGB(UnsafePointer(cmyk.base), into: rgb.base, pixelCount: w * h)
             return BufferRows(width: w, height: h, base: rgb.base, stride: w * 3, channels: 3, owner: rgb)
         }
-        let rgb = try JPEGDecoder.decompress(input.bytes, handle: handle, width: w, height: h, format: TJPF_RGB)
-        return BufferRows(width: w, height: h, base: rgb.base, stride: w * 3, channels: 3, owner: rgb)
+        return try JPEGRows(input, scale: scale)
+    }
+}
+
+/// Rows straight from libjpeg's scanline decoder, DCT-scaled, as RGB.
+private final class JPEGRows: RowSource {
+    let width: Int
+    let height: Int
+    private let reader: OpaquePointer
+    private let row: UnsafeMutablePointer<UInt8>
+
+    /// As libturbojpeg's TJFLAG_LIMITSCANS: more scans than any encoder writes is an attack on decode time.
+    static let maxScans: UInt32 = 500
+
+    /// `input`'s bytes must stay valid while rows are read (the pipeline reads them within the same call).
+    init(_ input: EncodedInput, scale: JPEGDecoder.Scale) throws(ImagingError) {
+        guard let base = input.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let reader = grain_jpeg_open(base, input.bytes.count, Self.maxScans)
+        else { throw ImagingError(.corrupt, "The JPEG decoder could not start.", format: .jpeg) }
+        self.reader = reader
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        guard grain_jpeg_start(reader, UInt32(scale.num), UInt32(scale.denom), &w, &h) == 0 else {
+            let message = String(cString: grain_jpeg_message(reader))
+            grain_jpeg_close(reader)
+            throw .corrupt(.jpeg, message)
+        }
+        guard Int(w) == scale.width, Int(h) == scale.height else {
+            grain_jpeg_close(reader)
+            throw .corrupt(.jpeg, "decoded size \(w) × \(h) does not match \(scale.width) × \(scale.height)")
+        }
+        width = scale.width
+        height = scale.height
+        row = .allocate(capacity: width * 3)
+    }
+
+    deinit {
+        grain_jpeg_close(reader)
+        row.deallocate()
+    }
+
+    var decodesAsItGoes: Bool { true }
+
+    func nextRow() throws(ImagingError) -> UnsafePointer<UInt8> {
+        guard grain_jpeg_read_row(reader, row) == 0 else {
+            throw .corrupt(.jpeg, String(cString: grain_jpeg_message(reader)))
+        }
+        return UnsafePointer(row)
     }
 }
