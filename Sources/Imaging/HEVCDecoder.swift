@@ -13,7 +13,7 @@ enum HEVCDecoder {
     /// The name libheif lists the decoder by (`heif_decoder_descriptor_get_id_name`).
     static let idName: StaticString = "grain-stories-libde265"
 
-    /// Worker threads per decoder: one per core, at most four (more gave nothing on a 12 MP picture).
+    /// Worker threads per decoder: one per core, at most four.
     static let workerThreads = Int32(min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4))
 
     /// Registers the decoder with libheif, once per process (after `heif_init`). libheif keeps the pointer.
@@ -33,7 +33,7 @@ enum HEVCDecoder {
             // A decoder without its workers still decodes, on the calling thread.
             _ = de265_start_worker_threads(context, HEVCDecoder.workerThreads)
             decoder.pointee = UnsafeMutableRawPointer(context)
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+            return success()
         }
         plugin.pointee.free_decoder = { decoder in
             if let decoder { _ = de265_free_decoder(decoder) }
@@ -70,7 +70,7 @@ enum HEVCDecoder {
             guard de265_isOK(status) != 0 else { return failure(heif_suberror_Unspecified, status) }
             offset += length
         }
-        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+        return success()
     }
 
     /// Decodes everything pushed and hands libheif the first picture, with the colour description the stream
@@ -133,7 +133,7 @@ enum HEVCDecoder {
             heif_nclx_color_profile_free(nclx)
         }
         output.pointee = image
-        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+        return success()
     }
 
     /// The matrix to convert `picture` with: the container's colour description when the decoding thread holds
@@ -184,7 +184,7 @@ enum HEVCDecoder {
                 (destination + row * Int(destinationStride)).update(from: source + row * Int(sourceStride), count: rowBytes)
             }
         }
-        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+        return success()
     }
 
     /// The picture converted to planar 8-bit RGB with the matrix its stream declares, in bands of rows on
@@ -237,7 +237,11 @@ enum HEVCDecoder {
             bands: Int(workerThreads)
         )
         DispatchQueue.concurrentPerform(iterations: job.bands) { job.convert(band: $0) }
-        return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
+        return success()
+    }
+
+    private static func success() -> heif_error {
+        heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: cString("Success"))
     }
 
     private static func failure(_ subcode: heif_suberror_code, _ message: StaticString) -> heif_error {
