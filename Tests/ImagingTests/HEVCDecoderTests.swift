@@ -125,6 +125,33 @@ struct HEVCDecoderTests {
         #expect(moved > 10, "the container's matrix changed the picture (by up to \(moved))")
     }
 
+    @Test("a file whose container describes BT.709 in limited range decodes as libheif's own decoder shows it")
+    func containerDescriptionInFile() throws {
+        // setup: an even size, so heif-enc writes one coded image (odd sizes become a one-tile grid), and a colr
+        // box added to it that disagrees with the stream's BT.601 full range.
+        let fixtures = try FixtureDirectory()
+        let (width, height) = (640, 480)
+        let noisy = TestImages.noisy(width: width, height: height, amplitude: 60)
+        let rows = (0..<height).map { y in Array(noisy.pixels[(y * width * 3)..<((y + 1) * width * 3)]) }
+        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, colorType: .rgb, rows: rows))
+        try fixtures.run("heif-enc", ["-q", "70", "in.png", "-o", "plain.heic"])
+        let plain = try fixtures.read("plain.heic")
+        try fixtures.write("described.heic", HEIFBoxes.addingNCLX(to: plain, matrixCoefficients: 1, fullRange: false))
+        try fixtures.run("heif-convert", ["--quiet", "described.heic", "expected.png"])
+        let expected = try Self.decodeThroughPipeline(fixtures.read("expected.png"))
+
+        // act
+        let described = try Self.decodeThroughPipeline(fixtures.read("described.heic"))
+        let undescribed = try Self.decodeThroughPipeline(plain)
+
+        // assert
+        let differences = zip(described.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }
+        #expect(described.width == width && described.height == height)
+        #expect(differences.max().map { $0 <= 2 } == true, "largest difference \(differences.max() ?? -1)")
+        let moved = zip(described.pixels, undescribed.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(moved > 10, "the container's description changed the picture (by up to \(moved))")
+    }
+
     @Test("a 10-bit HEIC decodes through our decoder to the picture it was made from")
     func tenBits() throws {
         // setup: a 16-bit PNG of a smooth gradient, encoded at 10 bits.
