@@ -86,13 +86,8 @@ final class HEIFReader: ImageReader {
         options.pointee.convert_hdr_to_8bit = 1
         var image: OpaquePointer?
         let chroma = planar ? heif_chroma_444 : hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        let error: heif_error
-        if let containerColour {
-            error = try containerColour.holding { () throws(ImagingError) in
-                heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
-            }
-        } else {
-            error = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        let error = try ContainerColour.holding(containerColour) { () throws(ImagingError) in
+            heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
         }
         guard error.code == heif_error_Ok, let image else { throw Self.failure(error, format) }
         let decoded = HEIFImage(image)

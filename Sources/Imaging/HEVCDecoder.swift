@@ -209,19 +209,15 @@ enum HEVCDecoder {
             }
             destinations.append((base, Int(stride)))
         }
+        let horizontalShift = chroma == heif_chroma_444 ? 0 : 1
+        let verticalShift = chroma == heif_chroma_420 ? 1 : 0
         var sources: [(base: UnsafePointer<UInt8>, stride: Int)] = []
         for plane: Int32 in 0..<3 {
             var stride: Int32 = 0
-            let planeWidth = Int(de265_get_image_width(picture, plane))
-            let planeHeight = Int(de265_get_image_height(picture, plane))
-            // The chroma planes must cover the luma plane at their subsampling, or rows would be read past the end.
-            let (neededWidth, neededHeight) =
-                plane == 0
-                ? (width, height)
-                : chroma == heif_chroma_444
-                    ? (width, height)
-                    : chroma == heif_chroma_422 ? ((width + 1) / 2, height) : ((width + 1) / 2, (height + 1) / 2)
-            guard planeWidth >= neededWidth, planeHeight >= neededHeight,
+            // Each plane must cover the picture at its subsampling, or rows would be read past its end.
+            let (x, y) = plane == 0 ? (0, 0) : (horizontalShift, verticalShift)
+            guard Int(de265_get_image_width(picture, plane)) >= (width + x) >> x,
+                Int(de265_get_image_height(picture, plane)) >= (height + y) >> y,
                 let base = de265_get_image_plane(picture, plane, &stride)
             else { return failure(heif_suberror_Invalid_image_size, "HEVC chroma planes do not cover the picture") }
             sources.append((base, Int(stride)))
@@ -232,8 +228,8 @@ enum HEVCDecoder {
             destinations: destinations,
             width: width,
             height: height,
-            horizontalShift: chroma == heif_chroma_444 ? 0 : 1,
-            verticalShift: chroma == heif_chroma_420 ? 1 : 0,
+            horizontalShift: horizontalShift,
+            verticalShift: verticalShift,
             bands: Int(workerThreads)
         )
         DispatchQueue.concurrentPerform(iterations: job.bands) { job.convert(band: $0) }
@@ -275,12 +271,12 @@ struct ContainerColour {
         pthread_getspecific(key)?.assumingMemoryBound(to: ContainerColour.self).pointee
     }
 
-    /// Runs `body` with this description held by the current thread.
-    func holding<R>(_ body: () throws(ImagingError) -> R) throws(ImagingError) -> R {
-        var held = self
+    /// Runs `body` with `colour` held by the current thread; with nil, runs it as it is.
+    static func holding<R>(_ colour: ContainerColour?, _ body: () throws(ImagingError) -> R) throws(ImagingError) -> R {
+        guard var held = colour else { return try body() }
         return try withUnsafeMutablePointer(to: &held) { pointer throws(ImagingError) -> R in
-            pthread_setspecific(Self.key, pointer)
-            defer { pthread_setspecific(Self.key, nil) }
+            pthread_setspecific(key, pointer)
+            defer { pthread_setspecific(key, nil) }
             return try body()
         }
     }

@@ -214,10 +214,9 @@ struct HEVCDecoderTests {
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
-        let error =
-            try container.map { colour in
-                try colour.holding { () throws(ImagingError) in heif_decode_image(handle, &decoded, colorspace, chroma, options) }
-            } ?? heif_decode_image(handle, &decoded, colorspace, chroma, options)
+        let error = try ContainerColour.holding(container) { () throws(ImagingError) in
+            heif_decode_image(handle, &decoded, colorspace, chroma, options)
+        }
         try #require(error.code == heif_error_Ok, "\(error.message.map { String(cString: $0) } ?? "")")
         let image = try #require(decoded)
         defer { heif_image_release(image) }

@@ -90,10 +90,12 @@ struct YCbCrMatrixTests {
     @Test("a container's colour description is held only inside its scope")
     func containerColourScope() throws {
         #expect(ContainerColour.current == nil)
-        let seen = try ContainerColour(matrixCoefficients: 1, fullRange: false).holding { () throws(ImagingError) in
+        let seen = try ContainerColour.holding(ContainerColour(matrixCoefficients: 1, fullRange: false)) { () throws(ImagingError) in
             ContainerColour.current.map { [$0.matrixCoefficients, $0.fullRange ? 1 : 0] }
         }
         #expect(seen == [1, 0])
+        let none = try ContainerColour.holding(nil) { () throws(ImagingError) in ContainerColour.current == nil }
+        #expect(none)
         #expect(ContainerColour.current == nil)
     }
 }
