@@ -54,10 +54,10 @@ struct HEVCDecoderTests {
         try fixtures.run("heif-enc", ["-q", "70"] + testCase.encoderArguments + ["in.png", "-o", "out.heic"])
         // The oracle: heif-convert only has libheif's own decoder and conversion.
         try fixtures.run("heif-convert", ["--quiet", "out.heic", "expected.png"])
-        let expected = try Self.decodeThroughPipeline(fixtures.read("expected.png"))
+        let expected = try Imaging.decode(fixtures.read("expected.png"))
 
         // act: the upload path (HEIFReader, so our decoder and, without alpha, planar rows).
-        let ours = try Self.decodeThroughPipeline(fixtures.read("out.heic"))
+        let ours = try Imaging.decode(fixtures.read("out.heic"))
 
         // assert
         #expect(ours.width == width && ours.height == height)
@@ -87,8 +87,7 @@ struct HEVCDecoderTests {
         let fixtures = try FixtureDirectory()
         let (width, height) = (Self.width, Self.height)
         let noisy = TestImages.noisy(width: width, height: height, amplitude: 60)
-        let rows = (0..<height).map { y in Array(noisy.pixels[(y * width * 3)..<((y + 1) * width * 3)]) }
-        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, colorType: .rgb, rows: rows))
+        try fixtures.write("in.png", TestImages.png(noisy))
         try fixtures.run("heif-enc", ["-q", "70", "in.png", "-o", "out.heic"])
         let (kr, kb) = try #require(YCbCrMatrixTests.coefficients.first { $0.matrix == matrix }.map { ($0.kr, $0.kb) })
         let planes = { (held: ContainerColour?) throws -> [[UInt8]] in
@@ -132,17 +131,16 @@ struct HEVCDecoderTests {
         let fixtures = try FixtureDirectory()
         let (width, height) = (640, 480)
         let noisy = TestImages.noisy(width: width, height: height, amplitude: 60)
-        let rows = (0..<height).map { y in Array(noisy.pixels[(y * width * 3)..<((y + 1) * width * 3)]) }
-        try fixtures.write("in.png", PNGBuilder.png(width: width, height: height, colorType: .rgb, rows: rows))
+        try fixtures.write("in.png", TestImages.png(noisy))
         try fixtures.run("heif-enc", ["-q", "70", "in.png", "-o", "plain.heic"])
         let plain = try fixtures.read("plain.heic")
         try fixtures.write("described.heic", HEIFBoxes.addingNCLX(to: plain, matrixCoefficients: 1, fullRange: false))
         try fixtures.run("heif-convert", ["--quiet", "described.heic", "expected.png"])
-        let expected = try Self.decodeThroughPipeline(fixtures.read("expected.png"))
+        let expected = try Imaging.decode(fixtures.read("expected.png"))
 
         // act
-        let described = try Self.decodeThroughPipeline(fixtures.read("described.heic"))
-        let undescribed = try Self.decodeThroughPipeline(plain)
+        let described = try Imaging.decode(fixtures.read("described.heic"))
+        let undescribed = try Imaging.decode(plain)
 
         // assert
         let differences = zip(described.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }
@@ -230,13 +228,5 @@ struct HEVCDecoderTests {
         let width = Int(heif_image_get_width(image, channel))
         let height = Int(heif_image_get_height(image, channel))
         return (0..<height).flatMap { Array(UnsafeBufferPointer(start: base + $0 * Int(stride), count: width * bytesPerPixel)) }
-    }
-
-    /// A whole file through the upload decoders (`Imaging.openReader`), as RGB (alpha flattened on white).
-    static func decodeThroughPipeline(_ file: [UInt8]) throws -> RGBImage {
-        try file.withUnsafeBytes { bytes in
-            let reader = try Imaging.openReader(EncodedInput(bytes: bytes, path: nil), limits: PixelLimits(maxPixels: 50_000_000))
-            return try reader.decode(atLeast: nil).collect()
-        }
     }
 }

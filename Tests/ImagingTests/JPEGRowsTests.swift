@@ -20,11 +20,10 @@ struct JPEGRowsTests {
         defer { tjDestroy(handle) }
 
         // act
-        let (rows, whole) = try jpeg.withUnsafeBytes { bytes throws -> (RGBImage, [UInt8]) in
-            let input = EncodedInput(bytes: bytes, path: nil)
-            let rows = try JPEGReader(input).decode(atLeast: atLeast.map { (width: $0.0, height: $0.1) }).collect()
+        let rows = try Imaging.decode(jpeg, atLeast: atLeast.map { (width: $0.0, height: $0.1) })
+        let whole = try jpeg.withUnsafeBytes { bytes throws -> [UInt8] in
             let buffer = try JPEGDecoder.decompress(bytes, handle: handle, width: rows.width, height: rows.height, format: TJPF_RGB)
-            return (rows, Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)))
+            return Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count))
         }
 
         // assert
