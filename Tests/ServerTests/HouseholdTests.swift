@@ -42,7 +42,7 @@ struct HouseholdTests {
                 ("setupCode", code.uppercased()),
             ])
         #expect(created.status == 303)
-        #expect(created.location == "/login?next=/create&handle=ana.home.test")
+        #expect(created.location == "/login?next=/&handle=ana.home.test")
         #expect(!FileManager.default.fileExists(atPath: live.dataDirectory + "/setup-code"))
         let again = try await browser.post(
             "/welcome",

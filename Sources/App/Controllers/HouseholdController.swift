@@ -20,8 +20,29 @@ struct HouseholdController: Sendable {
         var domain: String
         /// The first-run form asks for the setup code printed at start.
         var asksSetupCode: Bool
-        var error: String?
-        var errorField: String?
+        var setupCode: String
+        /// The problem with the submitted form, shown on the field it is about.
+        var errors: FieldErrors
+    }
+
+    /// At most one message per field; the template puts each beside its field and marks the field invalid.
+    struct FieldErrors: Encodable {
+        var setupCode: String?
+        var name: String?
+        var password: String?
+        var confirm: String?
+        /// A problem that is about no one field.
+        var form: String?
+
+        init(_ error: InputError?) {
+            switch error?.field {
+            case "setupCode": setupCode = error?.description
+            case "name": name = error?.description
+            case "password": password = error?.description
+            case "confirm": confirm = error?.description
+            default: form = error?.description
+            }
+        }
     }
 
     typealias InputError = NewMember.FieldError
@@ -29,7 +50,7 @@ struct HouseholdController: Sendable {
     static let welcomeHeading = "Welcome to your stories"
     static let welcomeIntro =
         "Nobody has an account here yet. Create the first one: you become the household’s owner and can invite the others. "
-        + "The setup code was printed when the server started, and is in the setup-code file of its data folder."
+        + "To show this server is yours, enter the setup code it printed when it started."
     static let joinHeading = "Join the household"
     static let joinIntro = "You were invited to this household’s stories. Choose a name and a password."
 
@@ -37,10 +58,11 @@ struct HouseholdController: Sendable {
         _ context: RequestContext, heading: String, intro: String, action: String, asksSetupCode: Bool = false,
         error: InputError? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
+        // What the person typed comes back, except the passwords.
         let model = AccountFormModel(
             csrf: context.csrf.value, heading: heading, intro: intro, action: action, name: context.form["name"] ?? "",
             displayName: context.form["displayName"] ?? "", domain: directory.handleDomain, asksSetupCode: asksSetupCode,
-            error: error?.description, errorField: error?.field)
+            setupCode: asksSetupCode ? context.form["setupCode"] ?? "" : "", errors: FieldErrors(error))
         return try pages.render("account-form", title: heading, model: model, status: status, form: true, context: context)
     }
 
@@ -64,7 +86,10 @@ struct HouseholdController: Sendable {
         guard try directory.isSetupCode(code) else {
             return try retry(InputError(field: "setupCode", description: HouseholdError.setupCodeWrong.description), .forbidden)
         }
-        return try await submit(context, retry: retry) { member in try await directory.createOwner(member, now: context.now) }
+        // The owner lands on the home page, where inviting the others starts; an invited member on the create form.
+        return try await submit(context, landing: .home, retry: retry) { member in
+            try await directory.createOwner(member, now: context.now)
+        }
     }
 
     /// `GET /invite`.
@@ -109,7 +134,7 @@ struct HouseholdController: Sendable {
                 status: status)
         }
         do {
-            return try await submit(context, retry: retry) { member in
+            return try await submit(context, landing: .create, retry: retry) { member in
                 try await directory.acceptInvite(token, member: member, now: context.now)
             }
         } catch let error as HouseholdError where error == .inviteInvalid {
@@ -118,9 +143,10 @@ struct HouseholdController: Sendable {
     }
 
     /// The shared half of the first-run and invitation forms: check the fields, make the account with `create`,
-    /// and send the person on to sign in; field problems come back as the form with the error.
+    /// and send the person on to sign in and then to `landing`; field problems come back as the form with the error.
     func submit(
-        _ context: RequestContext, retry: (InputError, HTTPStatus) throws -> Response, create: (NewMember) async throws -> String
+        _ context: RequestContext, landing: SiteURL, retry: (InputError, HTTPStatus) throws -> Response,
+        create: (NewMember) async throws -> String
     ) async throws -> Response {
         let form = context.form
         do {
@@ -128,7 +154,7 @@ struct HouseholdController: Sendable {
             try NewMember.checkPassword(form["password"] ?? "", confirmation: form["confirm"] ?? "")
             let handle = try await create(NewMember(name: name, displayName: form["displayName"] ?? "", password: form["password"] ?? ""))
             pageCache.removeAll()
-            return .redirect(to: SiteURL.login.with([("next", SiteURL.create.path), ("handle", handle)]))
+            return .redirect(to: SiteURL.login.with([("next", landing.path), ("handle", handle)]))
         } catch let error as InputError {
             return try retry(error, .badRequest)
         } catch let error as HouseholdError where error == .nameTaken {
