@@ -14,13 +14,14 @@ extension SocialController {
         }
         guard actor.rawValue != session.did else { throw HTTPError(.badRequest, "You cannot mute yourself.") }
         let undo = context.form["undo"] == "1"
+        let returning = back(context, fallback: profile)
         do {
             try await actions.mute(actor, undo: undo, viewer: session.did, as: credentials)
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: undo ? "unmute" : "mute") { return answer }
+            if let answer = refusal(error, context, what: undo ? "unmute" : "mute", next: returning) { return answer }
             throw error
         }
-        return done(context, fallback: profile, json: ["muted": .bool(!undo)])
+        return done(context, to: returning, json: ["muted": .bool(!undo)])
     }
 
     /// `POST /profile/<actor>/block`, with `undo=1` to unblock (the block record is looked up here, never taken from
@@ -33,22 +34,23 @@ extension SocialController {
         }
         guard actor.rawValue != session.did else { throw HTTPError(.badRequest, "You cannot block yourself.") }
         let undo = context.form["undo"] == "1"
+        let returning = back(context, fallback: profile)
         var existing: ATURI?
         if undo {
             visibility.forget(session.did)
             let relationships = await visibility.relationships(of: session.did, reader: context.reader, now: context.unixNow)
             var uri = relationships.blocking[actor.rawValue]
             if uri?.isEmpty != false { uri = try await context.reader.profile(actor.rawValue)?.viewer?.blocking }
-            guard let uri, let parsed = try? ATURI(uri) else { return done(context, fallback: profile, json: ["blocked": .bool(false)]) }
+            guard let uri, let parsed = try? ATURI(uri) else { return done(context, to: returning, json: ["blocked": .bool(false)]) }
             existing = parsed
         }
         do {
             try await actions.block(actor, undo: existing, viewer: session.did, now: context.now, as: credentials)
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: undo ? "unblock" : "block") { return answer }
+            if let answer = refusal(error, context, what: undo ? "unblock" : "block", next: returning) { return answer }
             throw error
         }
-        return done(context, fallback: profile, json: ["blocked": .bool(!undo)])
+        return done(context, to: returning, json: ["blocked": .bool(!undo)])
     }
 
     /// `GET /muted`: whom the visitor muted or blocks, each with undo.

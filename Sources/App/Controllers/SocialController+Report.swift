@@ -80,10 +80,10 @@ extension SocialController {
         do {
             try await actions.report(target.subject, label: label, reason: reason, as: credentials)
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: "take the report") { return answer }
+            if let answer = refusal(error, context, what: "take the report", next: back(context, fallback: target.page)) { return answer }
             throw error
         }
-        if wantsJSON(context) { return done(context, fallback: target.page, json: ["reported": .bool(true)]) }
+        if wantsJSON(context) { return done(context, to: target.page, json: ["reported": .bool(true)]) }
         return try await reportPage(context, target, chosen: label, reason: "", error: nil, done: true)
     }
 }

@@ -47,22 +47,24 @@ struct SocialController: Sendable {
         do { return try await credentials.credentials(for: session, now: context.now) } catch is SessionCredentials.SignInRequired { return nil }
     }
 
-    /// An upstream refusal in words, for a form or the scripts; nil for failures the retry page handles.
-    func refusal(_ error: HatkError, _ context: RequestContext, what: String) -> Response? {
-        if error.needsSignIn { return signInRedirect(context, next: back(context, fallback: SiteURL.home.path)) }
+    /// An upstream refusal in words, for a form or the scripts; nil for failures the retry page handles. A grant
+    /// that is gone sends the person to sign in again and then to `next`.
+    func refusal(_ error: HatkError, _ context: RequestContext, what: String, next: String) -> Response? {
+        if error.needsSignIn { return signInRedirect(context, next: next) }
         guard case .http(let status, let code) = error.kind, (400..<500).contains(status) else { return nil }
         let message = "The story server refused to \(what) (\(code.prefix(120)))."
         if wantsJSON(context) { return errors.json("Refused", message, status: .badRequest) }
         return errors.page(status: .badRequest, heading: "Not done", message: message, context: context)
     }
 
-    func done(_ context: RequestContext, fallback: String, json: [String: JSONValue] = [:]) -> Response {
+    /// The answer to a write that worked: `json` to the scripts, otherwise back to `location`.
+    func done(_ context: RequestContext, to location: String, json: [String: JSONValue] = [:]) -> Response {
         if wantsJSON(context) {
             var response = Response.json(JSONValue.object(json))
             response.headers["Cache-Control"] = "no-store"
             return response
         }
-        return .redirect(to: back(context, fallback: fallback))
+        return .redirect(to: location)
     }
 
     // MARK: Favourites
@@ -75,17 +77,18 @@ struct SocialController: Sendable {
         guard let session = context.session, let credentials = try await credentials(context, session) else {
             return signInRedirect(context, next: page)
         }
+        let returning = back(context, fallback: page)
         do {
             if let raw = context.form["fav"], !raw.isEmpty {
                 guard let favorite = try? ATURI(raw), favorite.authority == session.did, favorite.collection == FavoriteRecord.collection
                 else { throw HTTPError(.badRequest, "That is not one of your favourites.") }
                 try await actions.unfavorite(favorite, as: credentials)
-                return done(context, fallback: page, json: ["fav": .null])
+                return done(context, to: returning, json: ["fav": .null])
             }
             let uri = try await actions.favorite(story, now: context.now, as: credentials)
-            return done(context, fallback: page, json: ["fav": .string(uri)])
+            return done(context, to: returning, json: ["fav": .string(uri)])
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: "save the favourite") { return answer }
+            if let answer = refusal(error, context, what: "save the favourite", next: returning) { return answer }
             throw error
         }
     }
@@ -166,12 +169,12 @@ struct SocialController: Sendable {
             let uri = try await actions.comment(
                 text, on: story, now: context.now,
                 resolve: { handle in (try? await reader.profile(handle))?.did }, as: credentials)
-            return done(context, fallback: here, json: ["uri": .string(uri)])
+            return done(context, to: here, json: ["uri": .string(uri)])
         } catch let refusal as SocialActions.CommentRefusal {
             if wantsJSON(context) { return errors.json("InvalidComment", refusal.message, status: .badRequest) }
             return try await commentsPage(context, text: String(text.prefix(3000)), error: refusal.message, status: .badRequest)
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: "post the comment") { return answer }
+            if let answer = refusal(error, context, what: "post the comment", next: here) { return answer }
             throw error
         }
     }
@@ -189,10 +192,10 @@ struct SocialController: Sendable {
         do {
             try await actions.deleteComment(comment, as: credentials)
         } catch let error as HatkError {
-            if let answer = refusal(error, context, what: "delete the comment") { return answer }
+            if let answer = refusal(error, context, what: "delete the comment", next: here) { return answer }
             throw error
         }
-        return done(context, fallback: here)
+        return done(context, to: here)
     }
 }
 

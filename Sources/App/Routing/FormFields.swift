@@ -21,7 +21,8 @@ enum FormFields: Sendable {
 
     /// The first value of a text field.
     subscript(name: String) -> String? {
-        switch self {
+        FieldReads.note(name, from: .body)
+        return switch self {
         case .empty: nil
         case .urlEncoded(let form): form[name]
         case .multipart(let form): form.text(name)
@@ -30,7 +31,8 @@ enum FormFields: Sendable {
 
     /// Every value of a repeated field (checkboxes).
     func values(_ name: String) -> [String] {
-        switch self {
+        FieldReads.note(name, from: .body)
+        return switch self {
         case .empty: []
         case .urlEncoded(let form): form.values(name)
         case .multipart(let form):
@@ -40,6 +42,7 @@ enum FormFields: Sendable {
 
     /// A file part of a multipart form.
     func file(_ name: String) -> MultipartForm.Part? {
+        FieldReads.note(name, from: .body)
         guard case .multipart(let form) = self else { return nil }
         return form[name]
     }

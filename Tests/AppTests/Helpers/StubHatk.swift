@@ -71,6 +71,11 @@ final class StubHatk: Sendable {
             let handle = (request.headers["Authorization"] ?? "").replacingOccurrences(of: "DPoP at-", with: "")
             let uri = "at://did:plc:\(String(repeating: String(handle.prefix(1)), count: 24))/\(collection)/3kstub\(n)aaaaa"
             return Response.json(Array(#"{"uri":"\#(uri)","cid":"bafystub\#(n)"}"#.utf8))
+        case "dev.hatk.uploadBlob":
+            let type = request.headers["Content-Type"] ?? "image/jpeg"
+            let size = request.body.inMemory?.count ?? 0
+            return Response.json(
+                Array(#"{"blob":{"$type":"blob","ref":{"$link":"bafkreistub\#(n)"},"mimeType":"\#(type)","size":\#(size)}}"#.utf8))
         case "dev.hatk.createReport":
             return Response.json(
                 Array(#"{"id":\#(n),"subject":{},"label":"spam","reportedBy":"did:plc:stubviewer","createdAt":"2026-12-01T12:00:00.000Z"}"#.utf8))
