@@ -3,8 +3,11 @@ SHELL := /bin/bash
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
 PORT ?= 8080
-# Every interface, so the household's phones reach the demo at the addresses it prints (HOST=127.0.0.1 keeps it local).
+# `make run`: every interface, so the household's phones reach the demo at the addresses it prints; its members then
+# get passwords made for this server, printed once (HOST=127.0.0.1 keeps it local, with the README's passwords).
 HOST ?= 0.0.0.0
+# `make dev`: this machine only, so the demo keeps the README's passwords (DEV_HOST=0.0.0.0 to try it from a phone).
+DEV_HOST ?= 127.0.0.1
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
@@ -61,10 +64,16 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: dev check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
-run: deps demo-photos places-data build
-	$(SWIFT) run -c debug grain-stories serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+# The release build, as the .deb, the Docker image and the benchmarks run it: a debug build processes photos several
+# times slower.
+run: deps demo-photos places-data release
+	.build/release/grain-stories serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+
+# For working on the code: a debug build that re-reads templates and static files when they change (--dev).
+dev: deps demo-photos places-data build
+	$(SWIFT) run -c debug --skip-build grain-stories serve --demo --dev --host $(DEV_HOST) --port $(PORT) --data $(DATA)
 
 test: deps test-deps test-python demo-photos places-data format-check check-js
 	$(SWIFT) build --build-tests $(STRICT)

@@ -20,7 +20,7 @@ extension Application {
         let household = EmbeddedHousehold(
             backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
             setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
-        let chosen = password ?? SecureRandom.token(byteCount: 12)
+        let chosen = password ?? Self.randomPassword()
         do {
             let checked = try NewMember.checkName(name)
             let handle = try await household.add(
@@ -39,10 +39,13 @@ extension Application {
         return try SetupCode(dataDirectory: configuration.dataDirectory).current()
     }
 
-    /// Known passwords for the demo household, so anyone trying the demo can sign in as a member.
+    /// Known passwords for the demo household, so anyone trying the demo on this machine can sign in as a member.
     static func demoPassword(for handle: String) -> String {
         String(handle.prefix { $0 != "." }) + "-stories"
     }
+
+    /// A password made for someone and shown to them once: 96 random bits.
+    static func randomPassword() -> String { SecureRandom.token(byteCount: 12) }
 }
 
 extension Application {

@@ -241,7 +241,7 @@ public final class Application: Sendable {
     /// What to tell a person whose server only this machine can reach (bound to loopback, no public URL): how to
     /// let the household's phones in. Nil when other devices can already reach it.
     public func reachabilityHint() -> String? {
-        guard configuration.canonicalOrigin == nil, ["127.0.0.1", "::1", "localhost"].contains(configuration.host) else { return nil }
+        guard configuration.canonicalOrigin == nil, ServeConfiguration.isLoopback(configuration.host) else { return nil }
         return "only this machine can open it; `--host 0.0.0.0` lets the phones on your network in"
     }
 
@@ -306,6 +306,10 @@ public final class Application: Sendable {
     }
 
     /// Seeds the demo household when asked and the store is empty; returns each handle created with its password.
+    ///
+    /// Only a server that nothing but this machine can reach keeps the passwords the README publishes: on any other
+    /// address each member gets a random one, and a household seeded on loopback and now served to the network has
+    /// its published passwords replaced, so nobody on the Wi-Fi signs in as its owner with `maya-stories`.
     public func seedDemoIfAsked(now: UTCTime = .now) async throws -> [(handle: String, password: String)] {
         guard configuration.demo, let backend, let authServer else { return [] }
         let handles = try DemoHousehold.seed(
@@ -319,10 +323,21 @@ public final class Application: Sendable {
             try DemoHousehold.seedArchive(
                 configuration.demoArchiveStories, into: backend, photos: configuration.demoPhotosDirectory, now: now)
         }
+        let published = configuration.isLoopbackOnly
         var seeded: [(handle: String, password: String)] = []
         for handle in handles {
-            let password = Self.demoPassword(for: handle)
-            if let account = try backend.store.account(handle) { try await authServer.setPassword(password, for: account.did) }
+            guard let account = try backend.store.account(handle) else { continue }
+            let password = published ? Self.demoPassword(for: handle) : Self.randomPassword()
+            try await authServer.setPassword(password, for: account.did)
+            seeded.append((handle, password))
+        }
+        guard handles.isEmpty, !published else { return seeded }
+        for handle in DemoHousehold.handles(domain: configuration.handleDomain) {
+            guard let account = try backend.store.account(handle),
+                await authServer.isPassword(Self.demoPassword(for: handle), of: account.did)
+            else { continue }
+            let password = Self.randomPassword()
+            try await authServer.setPassword(password, for: account.did)
             seeded.append((handle, password))
         }
         return seeded

@@ -58,7 +58,13 @@ extension Command {
         let seeded = try await app.seedDemoIfAsked()
         try app.start()
         if !seeded.isEmpty {
-            print("Seeded the demo household. Sign in as:")
+            if configuration.isLoopbackOnly {
+                print("Seeded the demo household. Sign in as:")
+            } else {
+                // Anyone on the network reaches this server, so the README's passwords would let them in.
+                print("The demo household's passwords, made for this server because other devices can reach it.")
+                print("(Shown once; `grain-stories users reset-password NAME` makes a new one.) Sign in as:")
+            }
             for member in seeded { print("  \(member.handle)  password: \(member.password)") }
         }
         if let code = try app.setupCodeIfNeeded() {

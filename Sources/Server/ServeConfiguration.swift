@@ -131,6 +131,20 @@ public struct ServeConfiguration: Sendable {
 
     public init() {}
 
+    /// Whether only this machine can reach the server: bound to a loopback address, with no TLS proxy and no public
+    /// URL elsewhere that would let others in. The demo's published passwords are for such a server only.
+    public var isLoopbackOnly: Bool {
+        guard !behindTLSProxy, Self.isLoopback(host) else { return false }
+        guard let canonicalOrigin else { return true }
+        return URL(string: canonicalOrigin)?.host.map(Self.isLoopback) ?? false
+    }
+
+    /// `localhost`, or a loopback address (127.0.0.0/8, `::1`, bracketed or not).
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare.lowercased() == "localhost" || IPAddress(bare).flatMap(AddressCategory.of) == .loopback
+    }
+
     /// The configured public origin (`--public-url`) without a trailing slash: the one origin the site lives at.
     public var canonicalOrigin: String? {
         guard let publicURL else { return nil }

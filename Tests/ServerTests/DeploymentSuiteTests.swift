@@ -61,6 +61,42 @@ struct DeploymentSuiteTests {
             ], servers: [server])
     }
 
+    @Test(
+        "a household's first minutes on the network: the owner is made at /welcome with the setup code the server printed, and the demo there takes no published password"
+    )
+    func firstRunOnTheNetwork() async throws {
+        let run = try DeploymentRun("first-run")
+        defer { run.tearDown() }
+        let namespace = try NetworkNamespace()
+        run.onTearDown { namespace.remove() }
+        // Exactly what a household runs: every interface, a fresh data directory, nobody added from a shell.
+        let (fresh, _) = try await run.serve(["--host", "0.0.0.0", "--port", "8080"], wrappedIn: namespace.exec)
+        let code = try #require(Self.capture(#"enter the setup code: (\S+)"#, in: fresh.output), "no setup code printed:\n\(fresh.output)")
+        let demoData = run.directory.path + "/demo-data"
+        let (demo, _) = try await run.serve(
+            ["--demo", "--demo-photos", demoPhotos, "--host", "0.0.0.0", "--port", "8081", "--geocoder", "none"], wrappedIn: namespace.exec,
+            data: demoData)
+        #expect(demo.output.contains("made for this server because other devices can reach it"), "\(demo.output)")
+        #expect(!demo.output.contains("maya-stories"), "the demo printed a published password on the network:\n\(demo.output)")
+        let password = try #require(Self.capture(#"maya\.home\.test  password: (\S+)"#, in: demo.output), "\(demo.output)")
+        #expect(demo.output.contains("from other devices: http://\(namespace.address):8081"), "\(demo.output)")
+        try await run.python(
+            "first_run.py",
+            environment: [
+                "BASE_URL": "http://\(namespace.address):8080", "SETUP_CODE": code, "DEMO_URL": "http://\(namespace.address):8081",
+                "DEMO_PASSWORD": password,
+            ], servers: [fresh, demo], what: "a household's first minutes")
+    }
+
+    /// The first capture of `pattern` in `text`.
+    static func capture(_ pattern: String, in text: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range(at: 1), in: text)
+        else { return nil }
+        return String(text[range])
+    }
+
     @Test("a host name with --public-url: http://stories.test (Chromium resolves it to loopback), where the server's other names lead")
     func publicHostName() async throws {
         let run = try DeploymentRun("hostname")

@@ -37,6 +37,12 @@ extension AuthServer {
         }
     }
 
+    /// Whether `password` is the account's password (checked on the hashing threads, like a sign-in).
+    public func isPassword(_ password: String, of did: DID) async -> Bool {
+        guard let account = try? accounts.account(did: did) else { return false }
+        return await checkPassword(password, for: account) == .verified(did)
+    }
+
     /// What people type: surrounding spaces and a leading `@` removed, lower case.
     static func normalizedUsername(_ username: String) -> String {
         var name = username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

@@ -79,6 +79,9 @@ public enum DemoHousehold {
         public let description: String
     }
 
+    /// The handles `seed` gives its members under `domain`, the owner first.
+    public static func handles(domain: String) -> [String] { members.map { "\($0.name).\(domain)" } }
+
     /// Adds `count` more members with one story each, for benchmarks that want a long strip.
     public static func seedExtraMembers(_ count: Int, into backend: EmbeddedBackend, photos: String, handleDomain: String, now: UTCTime) throws {
         let files = ["rocket.jpg", "coffee.png", "chelsea.png", "astronaut.png", "camera.png", "retina.jpg", "hubble_deep_field.jpg"]

@@ -55,11 +55,13 @@ final class DeploymentRun: @unchecked Sendable {
     /// `grain-stories serve ARGUMENTS --data DIR` from the repository root (where Templates/ and Public/ are, as in
     /// the Docker image's /app), optionally wrapped (`ip netns exec`); returns once it prints its URL. The sealing
     /// key's folder comes from the environment, as the Docker image sets it, and is the one `addMember` used.
-    func serve(_ arguments: [String], wrappedIn wrapper: [String] = []) async throws -> (ChildProcess, String) {
+    /// - Parameter data: another data directory than the run's own, for a second household.
+    func serve(_ arguments: [String], wrappedIn wrapper: [String] = [], data: String? = nil) async throws -> (ChildProcess, String) {
         let binary = try ServerProcess.executable().path
+        let data = data ?? dataDirectory
         let server = try start(
-            "grain-stories", wrapper + [binary, "serve"] + arguments + ["--data", dataDirectory],
-            environment: ["GRAIN_STORIES_KEY_DIR": dataDirectory + "-keys"])
+            data == dataDirectory ? "grain-stories" : "grain-stories-" + (data as NSString).lastPathComponent, wrapper + [binary, "serve"] + arguments + ["--data", data],
+            environment: ["GRAIN_STORIES_KEY_DIR": data + "-keys"])
         let url = try await server.waitFor(#"grain-stories is serving on (\S+)"#)
         return (server, url)
     }
