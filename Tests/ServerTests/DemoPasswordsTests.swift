@@ -33,17 +33,21 @@ import Testing
 
     @Test("only a server bound to loopback, with no TLS proxy and no public URL elsewhere, counts as this machine's alone")
     func loopbackOnly() {
-        func judged(_ change: (inout ServeConfiguration) -> Void) -> Bool { Self.configuration(data: "/tmp/x", change).isLoopbackOnly }
-        #expect(judged { $0.host = "127.0.0.1" })
-        #expect(judged { $0.host = "::1" })
-        #expect(judged { $0.host = "localhost" })
-        #expect(judged { $0.host = "127.0.0.1"; $0.publicURL = "http://localhost:8080/" })
-        #expect(!judged { $0.host = "0.0.0.0" })
-        #expect(!judged { $0.host = "::" })
-        #expect(!judged { $0.host = "192.168.1.20" })
-        #expect(!judged { $0.host = "127.0.0.1"; $0.behindTLSProxy = true })
-        #expect(!judged { $0.host = "127.0.0.1"; $0.publicURL = "https://stories.example.com" })
-        #expect(!judged { $0.host = "127.0.0.1"; $0.publicURL = "http://127.0.0.1.example.com" })
+        // (host, public URL, behind a TLS proxy) → only this machine reaches it
+        let cases: [(String, String?, Bool, Bool)] = [
+            ("127.0.0.1", nil, false, true), ("::1", nil, false, true), ("localhost", nil, false, true),
+            ("127.0.0.1", "http://localhost:8080/", false, true), ("0.0.0.0", nil, false, false), ("::", nil, false, false),
+            ("192.168.1.20", nil, false, false), ("127.0.0.1", nil, true, false), ("127.0.0.1", "https://stories.example.com", false, false),
+            ("127.0.0.1", "http://127.0.0.1.example.com", false, false),
+        ]
+        for (host, publicURL, proxied, alone) in cases {
+            let configuration = Self.configuration(data: "/tmp/unused") {
+                $0.host = host
+                $0.publicURL = publicURL
+                $0.behindTLSProxy = proxied
+            }
+            #expect(configuration.isLoopbackOnly == alone, "\(host) \(publicURL ?? "") \(proxied ? "behind a proxy" : "")")
+        }
     }
 
     @Test("on loopback the demo keeps the README's passwords")

@@ -59,9 +59,10 @@ final class DeploymentRun: @unchecked Sendable {
     func serve(_ arguments: [String], wrappedIn wrapper: [String] = [], data: String? = nil) async throws -> (ChildProcess, String) {
         let binary = try ServerProcess.executable().path
         let data = data ?? dataDirectory
+        // Each server its own log: a second household's is named after its folder.
+        let name = data == dataDirectory ? "grain-stories" : "grain-stories-" + (data as NSString).lastPathComponent
         let server = try start(
-            data == dataDirectory ? "grain-stories" : "grain-stories-" + (data as NSString).lastPathComponent, wrapper + [binary, "serve"] + arguments + ["--data", data],
-            environment: ["GRAIN_STORIES_KEY_DIR": data + "-keys"])
+            name, wrapper + [binary, "serve"] + arguments + ["--data", data], environment: ["GRAIN_STORIES_KEY_DIR": data + "-keys"])
         let url = try await server.waitFor(#"grain-stories is serving on (\S+)"#)
         return (server, url)
     }
