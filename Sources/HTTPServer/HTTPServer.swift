@@ -26,6 +26,12 @@ public final class HTTPServer: Sendable {
         try core.start()
     }
 
+    /// Answers one request with the router, in the calling task and without a socket: what a connection's request
+    /// gets once it has been read and admitted. Tests use it to watch a handler from inside (``FieldReads``).
+    public func respond(to request: Request) async -> Response {
+        await core.router.respond(to: request)
+    }
+
     /// The bound port once started (the real one when the configuration asked for port 0), else 0.
     public var port: UInt16 {
         core.state.withLock { $0.port }

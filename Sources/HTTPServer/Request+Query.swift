@@ -18,6 +18,7 @@ extension RequestHeadFields {
 
     /// The first decoded value of the query parameter `name`, or `nil` if it is absent.
     public func query(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
+        FieldReads.note(name, from: .query)
+        return queryItems.first { $0.name == name }?.value
     }
 }

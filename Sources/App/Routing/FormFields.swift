@@ -21,8 +21,7 @@ enum FormFields: Sendable {
 
     /// The first value of a text field.
     subscript(name: String) -> String? {
-        FieldReads.note(name, from: .body)
-        return switch self {
+        switch self {
         case .empty: nil
         case .urlEncoded(let form): form[name]
         case .multipart(let form): form.text(name)
@@ -31,18 +30,15 @@ enum FormFields: Sendable {
 
     /// Every value of a repeated field (checkboxes).
     func values(_ name: String) -> [String] {
-        FieldReads.note(name, from: .body)
-        return switch self {
+        switch self {
         case .empty: []
         case .urlEncoded(let form): form.values(name)
-        case .multipart(let form):
-            form.parts.filter { $0.name == name && $0.filename == nil }.map { String(decoding: $0.body.inMemory ?? [], as: UTF8.self) }
+        case .multipart(let form): form.values(name)
         }
     }
 
     /// A file part of a multipart form.
     func file(_ name: String) -> MultipartForm.Part? {
-        FieldReads.note(name, from: .body)
         guard case .multipart(let form) = self else { return nil }
         return form[name]
     }

@@ -29,10 +29,7 @@ struct RequestContext: Sendable {
     var viewer: String? { session?.did }
 
     /// A query parameter.
-    func query(_ name: String) -> String? {
-        FieldReads.note(name, from: .query)
-        return request.query(name)
-    }
+    func query(_ name: String) -> String? { request.query(name) }
 
     /// A path parameter the route pattern captured.
     func parameter(_ name: String) throws -> String { try request.parameters.require(name) }

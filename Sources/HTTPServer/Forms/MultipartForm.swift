@@ -97,11 +97,20 @@ public struct MultipartForm: Sendable {
     }
 
     /// The first part with this field name.
-    public subscript(name: String) -> Part? { parts.first { $0.name == name } }
+    public subscript(name: String) -> Part? {
+        FieldReads.note(name, from: .body)
+        return parts.first { $0.name == name }
+    }
 
     /// A text field's value (nil for a missing field or a file part left on disk).
     public func text(_ name: String) -> String? {
         self[name]?.body.inMemory.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every value of a repeated text field (checkboxes); file parts are left out.
+    public func values(_ name: String) -> [String] {
+        FieldReads.note(name, from: .body)
+        return parts.filter { $0.name == name && $0.filename == nil }.map { String(decoding: $0.body.inMemory ?? [], as: UTF8.self) }
     }
 
     /// A part's name, filename and type from its header block; its body is filled in by the caller.

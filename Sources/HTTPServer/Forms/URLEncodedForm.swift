@@ -24,12 +24,14 @@ public struct URLEncodedForm: Sendable, Equatable {
 
     /// The first value of a field.
     public subscript(name: String) -> String? {
-        fields.first { $0.name == name }?.value
+        FieldReads.note(name, from: .body)
+        return fields.first { $0.name == name }?.value
     }
 
     /// Every value of a repeated field (checkboxes).
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name == name }.map(\.value)
+        FieldReads.note(name, from: .body)
+        return fields.filter { $0.name == name }.map(\.value)
     }
 
     public static func == (a: URLEncodedForm, b: URLEncodedForm) -> Bool {

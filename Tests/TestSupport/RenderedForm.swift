@@ -3,39 +3,55 @@ import Foundation
 /// A form as a browser would submit it, read from a rendered page: its method, action, encoding and named
 /// controls (including those outside it that name it with `form="id"`, and leaving out those inside it that name
 /// another). Our templates always quote attribute values, so a tag scanner is enough.
-struct RenderedForm: CustomStringConvertible {
-    struct Control {
+public struct RenderedForm: CustomStringConvertible {
+    public struct Control: Sendable {
         /// `input`, `select`, `textarea` or `button`.
-        var tag: String
+        public var tag: String
         /// The input's type (`text` for a textarea or select; `submit` for a button without one).
-        var type: String
-        var name: String
-        var value: String
+        public var type: String
+        public var name: String
+        public var value: String
+
+        public init(tag: String, type: String, name: String, value: String) {
+            self.tag = tag
+            self.type = type
+            self.name = name
+            self.value = value
+        }
     }
 
-    var id: String?
-    var method: String
+    public var id: String?
+    public var method: String
     /// The action without its query.
-    var action: String
-    var multipart: Bool
-    var controls: [Control] = []
+    public var action: String
+    public var multipart: Bool
+    public var controls: [Control] = []
     /// Where it was rendered.
-    var page: String
+    public var page: String
 
-    var names: Set<String> { Set(controls.map(\.name)) }
+    public init(id: String? = nil, method: String, action: String, multipart: Bool, controls: [Control] = [], page: String) {
+        self.id = id
+        self.method = method
+        self.action = action
+        self.multipart = multipart
+        self.controls = controls
+        self.page = page
+    }
+
+    public var names: Set<String> { Set(controls.map(\.name)) }
 
     /// What tells this form from another with the same action: its field names, and the value of a hidden `action`
     /// (the owner's page has one form per thing to do to a member).
-    var kind: String {
+    public var kind: String {
         let fields = controls.map { $0.type == "hidden" && $0.name == "action" ? "action=\($0.value)" : $0.name }
         return method + " " + action + " " + Set(fields).sorted().joined(separator: ",")
     }
 
-    var description: String { "\(method.uppercased()) \(action) (on \(page)) with \(names.sorted())" }
+    public var description: String { "\(method.uppercased()) \(action) (on \(page)) with \(names.sorted())" }
 
     /// Every form of `html`, in document order. What a `<template>` holds is inert (a script's shell), so it is
     /// left out; the page that renders the same partial with values has the real forms.
-    static func all(in html: String, page: String) -> [RenderedForm] {
+    public static func all(in html: String, page: String) -> [RenderedForm] {
         let tags = scan(html)
         var forms: [RenderedForm] = []
         var open: Int?
@@ -108,7 +124,7 @@ struct RenderedForm: CustomStringConvertible {
     }
 
     /// The links of a page to other pages of the site (no assets), without fragments.
-    static func links(in html: String) -> [String] {
+    public static func links(in html: String) -> [String] {
         scan(html).filter { $0.name == "a" }.compactMap { $0.attributes["href"] }.compactMap { href in
             guard href.hasPrefix("/"), !href.hasPrefix("//") else { return nil }
             return String(href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
