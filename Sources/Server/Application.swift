@@ -238,10 +238,10 @@ public final class Application: Sendable {
         return MachineAddresses.current().filter { !$0.isLoopback }.map { "http://\($0.urlHost):\(loopback.port ?? 0)" }
     }
 
-    /// What to tell a person whose server only this machine can reach (bound to loopback, no public URL): how to
-    /// let the household's phones in. Nil when other devices can already reach it.
+    /// What to tell a person whose server only this machine can reach (bound to loopback, no TLS proxy, no public
+    /// URL elsewhere): how to let the household's phones in. Nil when other devices can already reach it.
     public func reachabilityHint() -> String? {
-        guard configuration.canonicalOrigin == nil, ServeConfiguration.isLoopback(configuration.host) else { return nil }
+        guard configuration.isLoopbackOnly else { return nil }
         return "only this machine can open it; `--host 0.0.0.0` lets the phones on your network in"
     }
 
