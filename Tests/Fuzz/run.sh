@@ -6,9 +6,11 @@
 #   run.sh fuzz SECONDS [TARGET...]    fuzz each target for SECONDS, starting from its seeds and regressions; new
 #                                      inputs go to a temporary directory, a failing input is saved to
 #                                      Regressions/<Target>/ and the run fails
+#   run.sh check SECONDS [TARGET...]   one build, then replay, then fuzz (what `make test` and `make fuzz` run)
 #
-# Environment: SWIFT (the swift driver), FUZZ_JOBS (build jobs, default 2), FUZZ_SCRATCH (build directory, default
-# .build/fuzz of the repository), FUZZ_KEEP_CORPUS=DIR (copy each target's grown corpus to DIR/<Target>).
+# Environment: SWIFT (the swift driver), FUZZ_JOBS (build jobs, default 2), FUZZ_PARALLEL (targets fuzzed at once,
+# default 1), FUZZ_SCRATCH (build directory, default .build/fuzz of the repository), FUZZ_KEEP_CORPUS=DIR (copy each
+# target's grown corpus to DIR/<Target>).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,7 +39,7 @@ export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
-    sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -95,49 +97,67 @@ replay() {
     return $status
 }
 
-# The current fuzzing work directory, removed however the script ends.
-work=""
-trap '[ -z "$work" ] || rm -rf "$work"' EXIT
-
-fuzz() {
-    local seconds=$1 target log status=0 found artifact
-    for target in "${targets[@]}"; do
-        work=$(mktemp -d "${TMPDIR:-/tmp}/grain-fuzz-$target.XXXXXX")
-        mkdir "$work/corpus" "$work/artifacts"
-        inputs "$target" | while read -r file; do cp "$file" "$work/corpus/"; done
-        local dict=()
-        [ -f "$here/Dictionaries/$target.dict" ] && dict=("-dict=$here/Dictionaries/$target.dict")
-        log="$work/log"
-        echo "== fuzzing $target for ${seconds}s"
-        if "$bin/$target" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=25 -rss_limit_mb=2048 \
-            -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${dict[@]}" "$work/corpus" >"$log" 2>&1; then
-            grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$log" | tail -2 | sed "s/^/   /" || true
-            if ! grep -q '^#[0-9]*.*INITED' "$log"; then
-                echo "!! $target did not start fuzzing:" >&2
-                tail -20 "$log" >&2
-                status=1
-            fi
-        else
+# Fuzzes one target for SECONDS in a work directory of its own, removed however it ends; its report goes to
+# standard output in one piece when it is done, so targets fuzzed at once do not interleave their lines. Runs as a
+# background job (its own subshell), whose exit removes the directory.
+fuzz_one() {
+    local target=$1 seconds=$2 work log status=0 found artifact report
+    work=$(mktemp -d "${TMPDIR:-/tmp}/grain-fuzz-$target.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    mkdir "$work/corpus" "$work/artifacts"
+    inputs "$target" | while read -r file; do cp "$file" "$work/corpus/"; done
+    local dict=()
+    [ -f "$here/Dictionaries/$target.dict" ] && dict=("-dict=$here/Dictionaries/$target.dict")
+    log="$work/log"
+    report="$work/report"
+    echo "== fuzzed $target for ${seconds}s" >"$report"
+    if "$bin/$target" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=25 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${dict[@]}" "$work/corpus" >"$log" 2>&1; then
+        grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$log" | tail -2 | sed "s/^/   /" >>"$report" || true
+        if ! grep -q '^#[0-9]*.*INITED' "$log"; then
+            echo "!! $target did not start fuzzing:" >>"$report"
+            tail -20 "$log" >>"$report"
             status=1
-            echo "!! $target failed:" >&2
-            grep -E 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY' "$log" | head -5 >&2 || true
-            tail -40 "$log" >&2
-            found=0
-            mkdir -p "$here/Regressions/$target"
-            for artifact in "$work"/artifacts/*; do
-                [ -f "$artifact" ] || continue
-                cp "$artifact" "$here/Regressions/$target/"
-                echo "!! saved Tests/Fuzz/Regressions/$target/$(basename "$artifact")" >&2
-                found=1
-            done
-            [ $found = 1 ] || echo "!! no failing input was written (see the log above)" >&2
         fi
-        if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
-            mkdir -p "$FUZZ_KEEP_CORPUS/$target"
-            cp "$work"/corpus/* "$FUZZ_KEEP_CORPUS/$target/" 2>/dev/null || true
+    else
+        status=1
+        {
+            echo "!! $target failed:"
+            grep -E 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY' "$log" | head -5 || true
+            tail -40 "$log"
+        } >>"$report"
+        found=0
+        mkdir -p "$here/Regressions/$target"
+        for artifact in "$work"/artifacts/*; do
+            [ -f "$artifact" ] || continue
+            cp "$artifact" "$here/Regressions/$target/"
+            echo "!! saved Tests/Fuzz/Regressions/$target/$(basename "$artifact")" >>"$report"
+            found=1
+        done
+        [ $found = 1 ] || echo "!! no failing input was written (see the log above)" >>"$report"
+    fi
+    if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+        mkdir -p "$FUZZ_KEEP_CORPUS/$target"
+        cp "$work"/corpus/* "$FUZZ_KEEP_CORPUS/$target/" 2>/dev/null || true
+    fi
+    cat "$report"
+    return $status
+}
+
+# Fuzzes every target for SECONDS, FUZZ_PARALLEL of them at once; fails if any did.
+fuzz() {
+    local seconds=$1 parallel=${FUZZ_PARALLEL:-1} target status=0 running=0
+    for target in "${targets[@]}"; do
+        if [ "$running" -ge "$parallel" ]; then
+            wait -n || status=1
+            running=$((running - 1))
         fi
-        rm -rf "$work"
-        work=""
+        fuzz_one "$target" "$seconds" &
+        running=$((running + 1))
+    done
+    while [ "$running" -gt 0 ]; do
+        wait -n || status=1
+        running=$((running - 1))
     done
     return $status
 }
@@ -160,6 +180,15 @@ case $command in
         [ $# -gt 0 ] || targets=("${all_targets[@]}")
         build
         fuzz "$seconds"
+        ;;
+    check)
+        seconds=${1:-}
+        [[ $seconds =~ ^[0-9]+$ ]] || usage
+        shift
+        targets=("$@")
+        [ $# -gt 0 ] || targets=("${all_targets[@]}")
+        build
+        replay && fuzz "$seconds"
         ;;
     *) usage ;;
 esac

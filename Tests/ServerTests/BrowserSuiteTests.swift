@@ -6,24 +6,35 @@ import Server
 import TestSupport
 import Testing
 
-/// The viewer, strip and kiosk driven in headless Chromium by Selenium (Tests/AppTests/Browser), against a
+/// The viewer, strip and kiosk driven in headless Chromium by Selenium (Tests/ServerTests/Browser), against a
 /// live demo household. The Python suite reaches a control endpoint here to move the server's clock.
+///
+/// Each cell (a window size against a backend) runs the tests whose behaviour can differ there (`@runs` in the
+/// suite): all of them on a phone against the embedded backend, the layout tests on a desktop and a wall screen, the
+/// data tests on a phone against a remote hatk. `BrowserMatrixTests` runs every test in every cell.
 @Suite(.serialized)
 struct BrowserSuiteTests {
-    /// Runs every browser behaviour at one window size; the Python report is attached on failure.
-    func runSuite(width: Int, height: Int) async throws {
-        let app = try await LiveApp(storySeconds: 2) {
-            $0.placeNamesCSV = repositoryRoot.appendingPathComponent(".build/places/place-names.csv").path
-            // Every class signs in its own browsers, all from 127.0.0.1, well past a household's 20 a minute.
-            $0.signInsPerMinute = 1000
-        }
-        try await runSuite(on: app, width: width, height: height)
+    /// The place search the create form's tests use, and sign-ins enough: every class signs in its own browsers, all
+    /// from 127.0.0.1, well past a household's 20 a minute.
+    static func configure(_ configuration: inout ServeConfiguration) {
+        configuration.placeNamesCSV = repositoryRoot.appendingPathComponent(".build/places/place-names.csv").path
+        configuration.signInsPerMinute = 1000
+    }
+
+    /// Runs the suite (or the listed classes of it) at one window size against the embedded backend; the Python
+    /// report is attached on failure.
+    func runSuite(width: Int, height: Int, classes: [String] = [], matrix: Bool = false) async throws {
+        let app = try await LiveApp(storySeconds: 2, configure: Self.configure)
+        try await runSuite(on: app, width: width, height: height, classes: classes, matrix: matrix)
         await app.stop()
     }
 
     /// Runs the suite (or the listed classes of it) against `app`.
     /// - Parameter upstream: the remote hatk `app` reads, whose clock (the stories' clock) moves with the front's.
-    func runSuite(on app: LiveApp, width: Int, height: Int, classes: [String] = [], upstream: LiveApp? = nil) async throws {
+    /// - Parameter matrix: every test, not only those whose behaviour can differ in this cell.
+    func runSuite(
+        on app: LiveApp, width: Int, height: Int, classes: [String] = [], upstream: LiveApp? = nil, matrix: Bool = false
+    ) async throws {
         var router = Router()
         router.on(.post, "/advance") { request in
             let hours = Double(request.query("hours") ?? "") ?? 0
@@ -57,6 +68,7 @@ struct BrowserSuiteTests {
         environment["STORY_MS"] = "2000"
         environment["SUITE"] = classes.joined(separator: ",")
         environment["REMOTE"] = upstream != nil ? "1" : "0"
+        environment["MATRIX"] = matrix ? "1" : "0"
         process.environment = environment
         // The report goes to a file and the exit is awaited, so no cooperative thread blocks while the
         // live server (which runs on those threads) answers the browser.
@@ -80,15 +92,11 @@ struct BrowserSuiteTests {
     @Test("every viewer, strip and kiosk behaviour holds in Chromium on a phone (390×844)")
     func phone() async throws { try await runSuite(width: 390, height: 844) }
 
-    @Test("every viewer, strip and kiosk behaviour holds in Chromium on a desktop (1440×900)")
+    @Test("every behaviour that depends on the window holds in Chromium on a desktop (1440×900)")
     func desktop() async throws { try await runSuite(width: 1440, height: 900) }
 
-    @Test("Today, On this day, the viewer's fit and every kiosk behaviour (portrait pairs, options) on a wall screen (1920×1080)")
-    func wall() async throws {
-        let app = try await LiveApp(storySeconds: 2)
-        try await runSuite(on: app, width: 1920, height: 1080, classes: ["Home", "ViewerFit", "Kiosk", "KioskOptions"])
-        await app.stop()
-    }
+    @Test("every behaviour that depends on the window holds on a wall screen (1920×1080): Today, the viewer's fit, the kiosk's layout")
+    func wall() async throws { try await runSuite(width: 1920, height: 1080) }
 
     @Test("a signed-in visitor's seen marks reach markStoriesViewed when the page hides, after the viewer closed (390×844)")
     func seenMarksWhenThePageHides() async throws {
@@ -105,37 +113,15 @@ struct BrowserSuiteTests {
         await app.stop()
     }
 
-    /// Classes against a remote hatk, where their data comes through the reader: the home grid, memories from
-    /// getStoryArchive, the viewer, the kiosk's playlist, memories and QR codes.
-    func runAgainstRemote(width: Int, height: Int, classes: [String]) async throws {
-        let (upstream, front) = try await RemoteSocialTests.pair(storySeconds: 2)
-        try await runSuite(on: front, width: width, height: height, classes: classes, upstream: upstream)
+    /// Classes against a remote hatk, where their data comes through the reader.
+    func runAgainstRemote(width: Int, height: Int, classes: [String] = [], matrix: Bool = false) async throws {
+        let (upstream, front) = try await RemoteSocialTests.pair(storySeconds: 2, configure: Self.configure)
+        try await runSuite(on: front, width: width, height: height, classes: classes, upstream: upstream, matrix: matrix)
         await front.stop()
         await upstream.stop()
     }
 
-    // Against a remote hatk every class that reads stories runs at the three sizes: the phone and the wall screen
-    // here, the desktop with the social classes below (one pair of servers each).
-    @Test("Today, On this day (from getStoryArchive), the viewer and every kiosk behaviour hold against a remote hatk on a phone (390×844)")
-    func homeAndKioskRemote() async throws {
-        try await runAgainstRemote(width: 390, height: 844, classes: ["Home", "ViewerFit", "Kiosk", "KioskOptions"])
-    }
-
-    @Test("Today, On this day, the viewer's fit and every kiosk behaviour hold against a remote hatk on a wall screen (1920×1080)")
-    func homeAndKioskRemoteOnAWallScreen() async throws {
-        try await runAgainstRemote(width: 1920, height: 1080, classes: ["Home", "ViewerFit", "Kiosk", "KioskOptions"])
-    }
-
     // The front reads and writes over HTTP with DPoP; another grain-stories' embedded backend stands in for hatk.
-    @Test("warnings, favourites, comments, reports, mute and block, activity and previews hold against a remote hatk (390×844)")
-    func remote() async throws {
-        try await runAgainstRemote(width: 390, height: 844, classes: ["Social"])
-    }
-
-    @Test(
-        "warnings, favourites, comments, reports, mute and block, activity, previews, Today, On this day, the viewer's fit and every kiosk behaviour hold against a remote hatk (1440×900)"
-    )
-    func remoteOnADesktop() async throws {
-        try await runAgainstRemote(width: 1440, height: 900, classes: ["Social", "Home", "ViewerFit", "Kiosk", "KioskOptions"])
-    }
+    @Test("every behaviour that depends on what the reader answers holds against a remote hatk (390×844)")
+    func remote() async throws { try await runAgainstRemote(width: 390, height: 844) }
 }

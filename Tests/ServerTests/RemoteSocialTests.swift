@@ -37,15 +37,20 @@ struct RemoteSocialTests {
     }
 
     /// The upstream household (demo data) and a front that uses it as its remote hatk.
-    static func pair(storySeconds: Double = 5) async throws -> (upstream: LiveApp, front: LiveApp) {
+    /// - Parameter configure: changes both servers' configuration.
+    static func pair(
+        storySeconds: Double = 5, configure: (inout ServeConfiguration) -> Void = { _ in }
+    ) async throws -> (upstream: LiveApp, front: LiveApp) {
         let port = try freePort()
         let origin = "http://127.0.0.1:\(port)"
         let upstream = try await LiveApp(configure: { configuration in
             configuration.registeredClients = [
                 RegisteredClient(clientID: origin + "/oauth-client-metadata.json", redirectURIs: [origin + "/auth/callback"])
             ]
+            configure(&configuration)
         })
-        let front = try await LiveApp(demo: false, appview: URL(string: upstream.base)!, port: port, storySeconds: storySeconds)
+        let front = try await LiveApp(
+            demo: false, appview: URL(string: upstream.base)!, port: port, storySeconds: storySeconds, configure: configure)
         return (upstream, front)
     }
 

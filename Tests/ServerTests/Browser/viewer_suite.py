@@ -7,6 +7,11 @@ separated) and REMOTE=1 (the front reads a remote hatk; CONTROL_URL moves its cl
 
 Every test fails on a console error or a Content-Security-Policy violation in any of its browsers, except the
 console errors a test says it causes on purpose (`self.expect_console`).
+
+Each test says where its behaviour can differ (`@runs`), and a cell (a window size against a backend) runs only the
+tests whose behaviour can differ there: `client` (the scripts alone) in the phone cell on the embedded backend;
+`data` (what the reader returns) in the phone cell on each backend; `layout` (the window) at each size on the
+embedded backend. MATRIX=1 runs every test in every cell (`make test-matrix`, for a release).
 """
 import json
 import os
@@ -36,6 +41,30 @@ SHOTS = os.environ.get("SCREENSHOT_DIR")
 METRICS = {}
 SIZE = f"{WIDTH}x{HEIGHT}"
 REMOTE = os.environ.get("REMOTE") == "1"
+MATRIX = os.environ.get("MATRIX") == "1"
+# The size class of this cell's window: phones are narrower than the 768 px breakpoint, wall screens 1800 px or wider.
+SIZE_CLASS = "phone" if WIDTH < 768 else "wall" if WIDTH >= 1800 else "desktop"
+KINDS = {"client", "data", "layout"}
+
+
+def runs(*kinds):
+    """Where a test's behaviour can differ: `client` (only the page's scripts decide it), `data` (what the reader
+    answers decides it, so it differs between backends) or `layout` (the window decides it)."""
+    assert kinds and set(kinds) <= KINDS, f"unknown kinds {kinds}"
+
+    def mark(test):
+        test.kinds = set(kinds)
+        return test
+    return mark
+
+
+def runs_in_this_cell(kinds):
+    """Whether a test with these kinds runs in this cell; every test does with MATRIX=1."""
+    if MATRIX:
+        return True
+    if REMOTE:
+        return "data" in kinds and SIZE_CLASS == "phone"
+    return SIZE_CLASS == "phone" or "layout" in kinds
 
 # Collects CSP violations from the first script on every page, before any of ours runs.
 CSP_LISTENER = """
@@ -218,6 +247,7 @@ class Base(unittest.TestCase):
 
 
 class StripAndNoScript(Base):
+    @runs("data")
     def test_01_strip_and_viewer_work_without_javascript(self):
         d = self.open("/", js=False)
         links = d.find_elements(By.CSS_SELECTOR, "a[data-story-author]")
@@ -234,6 +264,7 @@ class StripAndNoScript(Base):
         self.assertNotEqual(d.find_element(By.CSS_SELECTOR, "img[data-story-item]").get_attribute("data-story-item"), first)
         self.assertIn("Story 2 of", d.find_element(By.CSS_SELECTOR, "[data-position]").text)
 
+    @runs("data")
     def test_02_signed_in_seen_state_recorded_without_javascript(self):
         d = self.open("/", js=False)
         self.sign_in(d, "ines.home.test")
@@ -249,6 +280,7 @@ class StripAndNoScript(Base):
         self.assert_after_unseen(d, maya)
         self.assertRegex(tile.get_attribute("aria-label"), r", seen$")
 
+    @runs("data")
     def test_03_create_form_posts_without_javascript(self):
         d = self.open("/", js=False)
         self.sign_in(d, "jonas.home.test")
@@ -276,6 +308,7 @@ class CreatePlaces(Base):
         place = d.find_element(By.CSS_SELECTOR, "[data-place]").get_attribute("textContent")
         self.assertIn("Reykjavík", place)
 
+    @runs("data")
     def test_05_place_search_without_javascript(self):
         d = self.open("/", js=False)
         self.sign_in(d, "jonas.home.test")
@@ -288,6 +321,7 @@ class CreatePlaces(Base):
         d.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(PHOTOS, "rocket.jpg")))
         self.post_with_place(d)
 
+    @runs("data")
     def test_06_place_search_as_you_type_keeps_the_photo(self):
         d = self.open("/")
         self.sign_in(d, "ines.home.test")
@@ -306,6 +340,7 @@ class CreatePlaces(Base):
 
 
 class Viewer(Base):
+    @runs("client")
     def test_10_progress_segments_and_auto_advance(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -328,6 +363,7 @@ class Viewer(Base):
         self.assertEqual(segments[0].get_attribute("class"), "segment segment--done")
         self.assertEqual(segments[1].get_attribute("aria-label"), f"Story 2 of {counts[a]}")
 
+    @runs("client")
     def test_11_timer_waits_for_the_photo(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -351,6 +387,7 @@ class Viewer(Base):
                           {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         wait(lambda: self.state(d)["state"] == "playing", 15, "playing once loaded")
 
+    @runs("layout")
     def test_12_tap_zones_and_header_controls(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -365,6 +402,7 @@ class Viewer(Base):
         self.assertEqual(self.state(d)["index"], 1)
         self.assertEqual(self.state(d)["state"], "paused")
 
+    @runs("layout")
     def test_13_hold_pauses_and_release_resumes_without_navigating(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -387,6 +425,7 @@ class Viewer(Base):
         time.sleep(0.3)
         self.assertGreater(self.state(d)["progress"], s2["progress"])
 
+    @runs("client")
     def test_14_pause_button_and_space(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -406,6 +445,7 @@ class Viewer(Base):
         self.key(d, Keys.SPACE)
         wait(lambda: self.state(d)["state"] == "paused", 2, "Space pauses")
 
+    @runs("client")
     def test_15_keyboard_focus_and_escape(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -426,6 +466,7 @@ class Viewer(Base):
         self.assertEqual(d.execute_script("return document.activeElement.dataset.storyAuthor"), dids[0])
         self.assertEqual(d.execute_script("return location.pathname"), "/")
 
+    @runs("data")
     def test_16_seen_resume_and_order_for_an_anonymous_visitor(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -450,6 +491,7 @@ class Viewer(Base):
         self.assertEqual(tile.get_attribute("data-seen"), "true")
         self.assertIn("ring--seen", tile.find_element(By.CSS_SELECTOR, ".ring").get_attribute("class"))
 
+    @runs("data")
     def test_17_seen_on_the_server_for_a_signed_in_account_and_new_story_unseen(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -481,6 +523,7 @@ class Viewer(Base):
         s = self.open_author(d, maya)
         self.assertEqual(s["item"], new_item, "opening starts at the new story")
 
+    @runs("layout")
     def test_18_author_flow_swipes_and_close_buttons(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -501,6 +544,7 @@ class Viewer(Base):
         self.swipe(d, 0.5, 0.2, 0.5, 0.85)
         wait(lambda: self.state(d) is None, 3, "a swipe down closes")
 
+    @runs("client")
     def test_19_back_button_closes_and_the_end_returns_home(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -515,6 +559,7 @@ class Viewer(Base):
         wait(lambda: self.state(d) is None, D * 2 + 3, "closing after the last story of the last author")
         self.assertEqual(d.execute_script("return location.pathname"), "/")
 
+    @runs("client")
     def test_20_preloads_ahead_but_not_everything(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -530,6 +575,7 @@ class Viewer(Base):
         for item in data[dids[2]]["items"]:
             self.assertNotIn(url(item["image"]), fetched, "the third author's photos are not fetched yet")
 
+    @runs("client")
     def test_21_hidden_tab_pauses(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -547,6 +593,7 @@ class Viewer(Base):
         d.execute_script("delete document.hidden; document.dispatchEvent(new Event('visibilitychange'))")
         self.playing(d)
 
+    @runs("client")
     def test_22_reduced_motion_starts_paused_and_moves_by_hand(self):
         d = self.open("/", reduced=True)
         dids = self.strip(d)
@@ -563,6 +610,7 @@ class Viewer(Base):
                               "return i.naturalWidth > 0 && r.width > 0 && r.bottom <= innerHeight + 1 && getComputedStyle(i).transitionDuration")
         self.assertEqual(ok, "0s")
 
+    @runs("client")
     def test_23_dialog_accessibility(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -576,6 +624,7 @@ class Viewer(Base):
         self.assertEqual(labels, [f"Story {i + 1} of {counts[dids[0]]}" for i in range(counts[dids[0]])])
         self.assertEqual(d.execute_script("return document.querySelector('[data-page]').inert"), True)
 
+    @runs("client")
     def test_24_delete_dialog_pauses(self):
         d = self.open("/")
         self.sign_in(d, "ines.home.test")
@@ -593,6 +642,7 @@ class Viewer(Base):
         d.find_element(By.CSS_SELECTOR, "[data-delete-cancel]").click()
         self.playing(d)
 
+    @runs("data")
     def test_25_your_story_tile(self):
         d = self.open("/")
         tile = d.find_element(By.CSS_SELECTOR, "a[data-your-story]")
@@ -604,6 +654,7 @@ class Viewer(Base):
         s = wait(lambda: self.state(d), 5, "own stories")
         self.assertNotIn(s["author"], self.strip(d), "one's own tile is not in the strip of others")
 
+    @runs("client")
     def test_26_profile_ring_opens_the_viewer(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -616,6 +667,7 @@ class Viewer(Base):
         self.assertEqual(d.execute_script("return document.activeElement.dataset.storyAuthor"), dids[1])
         self.assertTrue(d.execute_script("return location.pathname").startswith("/profile/"))
 
+    @runs("layout")
     def test_27_desktop_arrows(self):
         dids, _ = self.authors()
         d = self.drivers[-1]
@@ -630,6 +682,7 @@ class Viewer(Base):
         else:
             self.assertFalse(arrow.is_displayed(), "no arrows on a phone")
 
+    @runs("data")
     def test_28_story_page_deep_link_and_timings(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -679,6 +732,7 @@ class Home(Base):
     """The home page below the strip: "Today" for everyone, "On this day" for signed-in members (the server's
     clock stands still, so the demo's memories from this date one and two years back are always there)."""
 
+    @runs("data", "layout")
     def test_30_today_grid_works_without_javascript(self):
         d = self.open("/", js=False)
         tiles = d.find_elements(By.CSS_SELECTOR, "[data-today] a[data-today-item]")
@@ -697,6 +751,7 @@ class Home(Base):
         d.find_element(By.CSS_SELECTOR, "a[data-nav-close]").click()
         self.assertEqual(urllib.parse.urlparse(d.current_url).path, "/")
 
+    @runs("data", "layout")
     def test_31_today_tiles_fill_the_screen_and_open_the_viewer(self):
         d = self.open("/")
         grid = d.find_element(By.CSS_SELECTOR, "[data-today] .today__grid")
@@ -708,6 +763,7 @@ class Home(Base):
         tile.click()
         wait(lambda: d.find_elements(By.CSS_SELECTOR, f'[data-viewer] img[data-story-item="{uri}"]'), message="the viewer at that story")
 
+    @runs("data")
     def test_32_memories_for_a_signed_in_member_play_one_year_then_close(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -849,6 +905,7 @@ class Kiosk(Base):
                                 "return {author: k.dataset.storyAuthor, item: i && i.dataset.storyItem, state: k.dataset.state,"
                                 " online: k.dataset.online, wake: k.dataset.wakeLock};")
 
+    @runs("data")
     def test_40_kiosk_loops_every_author(self):
         dids, counts = self.authors()
         handles = ",".join(json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{did}").read())["author"]["handle"] for did in dids[1:])
@@ -891,6 +948,7 @@ class Kiosk(Base):
         time.sleep(D * 1.5)
         self.assertEqual(self.kiosk_state(d)["item"], item)
 
+    @runs("data")
     def test_41_kiosk_empty_offline_and_no_script(self):
         self.expect_console += [r"ERR_INTERNET_DISCONNECTED", r"Failed to fetch"]
         d = self.open("/kiosk?authors=nobody.example&refresh=2")
@@ -907,6 +965,7 @@ class Kiosk(Base):
         refresh = n.find_element(By.CSS_SELECTOR, "meta[http-equiv=refresh]").get_attribute("content")
         self.assertRegex(refresh, r"^\d+;url=/kiosk\?i=1")
 
+    @runs("client")
     def test_42_server_stopped_mid_loop_keeps_the_wall_showing_photos(self):
         self.expect_console += [r"ERR_CONNECTION_REFUSED", r"ERR_CONNECTION_RESET", r"ERR_EMPTY_RESPONSE", r"ERR_SOCKET_NOT_CONNECTED",
                                 r"Failed to fetch"]
@@ -949,6 +1008,7 @@ class Kiosk(Base):
         self.assertEqual(self.kiosk_state(d)["online"], "true")
         proxy.cut()
 
+    @runs("client")
     def test_43_an_old_tablet_without_decode_pointer_events_or_wake_lock_plays_and_pauses(self):
         d = browser()
         self.drivers.append(d)
@@ -975,6 +1035,7 @@ class Kiosk(Base):
         d.find_element(By.CSS_SELECTOR, "[data-pause]").click()
         wait(lambda: self.kiosk_state(d)["item"] != item, D + 6, "playing on after Play")
 
+    @runs("client")
     def test_44_offline_a_story_past_its_24_hours_leaves_the_loop(self):
         self.expect_console += [r"ERR_CONNECTION_REFUSED", r"ERR_CONNECTION_RESET", r"ERR_EMPTY_RESPONSE", r"ERR_SOCKET_NOT_CONNECTED",
                                 r"Failed to fetch"]
@@ -1010,6 +1071,7 @@ class Kiosk(Base):
         self.assertGreaterEqual(len(during), min(3, len(slides) - 1), f"the last good list plays on: {during}")
         self.assertEqual(self.kiosk_state(d)["online"], "false", "still offline")
 
+    @runs("data")
     def test_49_kiosk_takes_new_stories_and_drops_expired_ones(self):
         d = self.open("/kiosk?refresh=2")
         wait(lambda: self.kiosk_state(d)["state"] == "playing", 5, "playing")
@@ -1111,6 +1173,7 @@ class KioskOptions(Base):
         self.drivers.append(d)
         return d
 
+    @runs("data", "layout")
     def test_60_each_story_carries_a_qr_code_that_decodes_to_its_permalink(self):
         d = self.open("/kiosk?pair=0")
         wait(lambda: self.kiosk(d)["state"] == "playing", 8, "playing")
@@ -1125,6 +1188,7 @@ class KioskOptions(Base):
         time.sleep(0.3)
         self.assertEqual(zbar(qr.screenshot_as_png), f"{BASE}/profile/{did}/story/{rkey}")
 
+    @runs("data")
     def test_61_settings_page_builds_the_address_and_its_qr_code(self):
         # The page has no script of its own; the test's script only fills the time fields.
         d = self.open("/kiosk/settings")
@@ -1150,6 +1214,7 @@ class KioskOptions(Base):
         address.click()
         self.assertEqual(d.find_element(By.CSS_SELECTOR, "[data-kiosk]").get_attribute("data-night"), "22:00-07:00")
 
+    @runs("client")
     def test_62_night_schedule_goes_dark_and_asks_for_nothing_until_morning(self):
         d = self.blank()
         self.at(d, 23, 0)
@@ -1172,6 +1237,7 @@ class KioskOptions(Base):
         wait(lambda: self.kiosk(m)["state"] == "night", 5, "still night")
         wait(lambda: self.kiosk(m)["state"] == "playing" and self.kiosk(m)["fetches"] >= 1, 15, "morning, and the playlist read")
 
+    @runs("data")
     def test_63_memories_play_between_todays_stories_for_a_signed_in_tablet(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -1184,6 +1250,7 @@ class KioskOptions(Base):
         slides = anonymous.execute_script("return fetch('/api/kiosk?memories=1').then(r => r.json())")["slides"]
         self.assertFalse([s for s in slides if s.get("memory")], "no memories for a tablet nobody signed in on")
 
+    @runs("layout")
     def test_64_overlay_off_and_a_clock_without_the_date(self):
         d = self.open("/kiosk?overlay=0&clock=1")
         wait(lambda: self.kiosk(d)["state"] == "playing", 8, "playing")
@@ -1194,6 +1261,7 @@ class KioskOptions(Base):
         self.assertTrue(shown.find_element(By.CSS_SELECTOR, "[data-kiosk-caption]").is_displayed())
         self.assertFalse(shown.find_element(By.CSS_SELECTOR, "[data-kiosk-clock]").is_displayed())
 
+    @runs("layout")
     def test_65_two_portrait_photos_side_by_side_on_a_landscape_screen(self):
         d = self.open("/kiosk?authors=maya.home.test")
         if WIDTH <= HEIGHT:
@@ -1251,6 +1319,7 @@ class Social(Base):
             actions.pointer_action.pause(0.08)
         actions.perform()
 
+    @runs("data")
     def test_50_a_warned_story_stays_blurred_until_a_deliberate_show(self):
         poster = self.open("/")
         self.sign_in(poster, "maya.home.test")
@@ -1311,6 +1380,7 @@ class Social(Base):
         finally:
             self.delete_story(poster, url)
 
+    @runs("data")
     def test_51_heart_button_double_tap_and_rollback(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -1359,6 +1429,7 @@ class Social(Base):
         heart.click()
         wait(lambda: server() is None, 5, "taken back")
 
+    @runs("data")
     def test_52_favourite_comment_and_report_without_javascript(self):
         n = self.open("/", js=False)
         self.sign_in(n, "ines.home.test")
@@ -1384,6 +1455,7 @@ class Social(Base):
         n.find_element(By.CSS_SELECTOR, "form[data-report-form] button[type=submit]").click()
         wait(lambda: n.find_elements(By.CSS_SELECTOR, "[data-report-done]"), 5, "the report sent")
 
+    @runs("data")
     def test_53_comments_panel_pauses_lists_and_posts(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -1412,6 +1484,7 @@ class Social(Base):
         self.viewer(d, "[data-comments-dialog] [data-sheet-close]").click()
         self.playing(d)
 
+    @runs("client")
     def test_54_report_dialog_pauses(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -1430,6 +1503,7 @@ class Social(Base):
         wait(lambda: "Thank you" in self.viewer(d, "[data-social-status]").text, 5, "the report sent")
         self.playing(d)
 
+    @runs("data")
     def test_55_mute_from_the_viewer_and_block_from_the_profile(self):
         d = self.open("/")
         self.sign_in(d, "ines.home.test")
@@ -1461,6 +1535,7 @@ class Social(Base):
         d.get(BASE + "/")
         self.assertIn(maya, self.strip(d))
 
+    @runs("data")
     def test_5a_comments_panel_pages_back_through_a_long_thread(self):
         d = self.open("/")
         self.sign_in(d, "ines.home.test")
@@ -1498,6 +1573,7 @@ class Social(Base):
                 " body: new URLSearchParams({csrf: document.body.dataset.csrf, uri: c.uri})}); } done(); })();",
                 item["commentsData"])
 
+    @runs("data")
     def test_5b_block_from_the_viewer(self):
         d = self.open("/")
         self.sign_in(d, "jonas.home.test")
@@ -1523,6 +1599,7 @@ class Social(Base):
         d.get(BASE + "/")
         self.assertIn(ines, self.strip(d))
 
+    @runs("data")
     def test_5c_mute_and_block_without_javascript(self):
         n = self.open("/", js=False)
         self.sign_in(n, "maya.home.test")
@@ -1544,6 +1621,7 @@ class Social(Base):
             n.get(BASE + "/")
             self.assertIn(did, self.strip(n), f"back after {undo}")
 
+    @runs("data")
     def test_5d_comments_are_closed_on_an_expired_story(self):
         item = self.story_data("maya.home.test")["items"][0]
         control("/advance?hours=25")
@@ -1562,6 +1640,7 @@ class Social(Base):
         finally:
             control("/advance?hours=-25")
 
+    @runs("data")
     def test_56_activity_count_and_page(self):
         n = self.open("/", js=False)
         self.sign_in(n, "jonas.home.test")
@@ -1584,6 +1663,7 @@ class Social(Base):
             n.get(self.url(item["href"]))
             n.find_element(By.CSS_SELECTOR, "[data-fav]").click()
 
+    @runs("data")
     def test_57_link_preview_tags_and_image(self):
         item = self.story_data("jonas.home.test")["items"][0]
         d = self.open(item["href"])
@@ -1598,6 +1678,7 @@ class Social(Base):
             "i.onerror = () => done(null); i.src = arguments[0];", meta["og:image"])
         self.assertEqual(size, [1200, 630])
 
+    @runs("data")
     def test_58_an_author_with_only_hidden_stories_is_skipped(self):
         poster = self.open("/")
         self.sign_in(poster, "ines.home.test")
@@ -1644,6 +1725,7 @@ class Social(Base):
         self.assertTrue("/story/" in n.current_url or urllib.parse.urlparse(n.current_url).path == "/", n.current_url)
         self.assertNotIn(ines, n.current_url)
 
+    @runs("data")
     def test_59_create_form_tells_about_gore_and_bluesky(self):
         d = self.open("/")
         self.sign_in(d, "maya.home.test")
@@ -1681,6 +1763,7 @@ class SeenFlush(Base):
         self.assertFalse(d.find_elements(By.CSS_SELECTOR, "body > .viewer-layer"), "the viewer is gone from the page")
         return d, before
 
+    @runs("data")
     def test_80_watch_close_and_leave_sends_the_marks(self):
         d, before = self.watch_and_close("jonas.home.test", "maya.home.test")
         time.sleep(0.5)
@@ -1688,6 +1771,7 @@ class SeenFlush(Base):
         d.get(BASE + "/muted")  # leave: the page hides
         wait(lambda: self.unviewed("jonas.home.test", "maya.home.test") == 0, 5, "the marks at the upstream after leaving")
 
+    @runs("data")
     def test_81_watch_close_and_switch_away_sends_the_marks(self):
         d, before = self.watch_and_close("ines.home.test", "jonas.home.test")
         time.sleep(0.5)
@@ -1705,6 +1789,7 @@ class SeenBatch(SeenFlush):
     test_80_watch_close_and_leave_sends_the_marks = None
     test_81_watch_close_and_switch_away_sends_the_marks = None
 
+    @runs("data")
     def test_82_marks_go_up_after_the_batch_delay(self):
         d, before = self.watch_and_close("maya.home.test", "ines.home.test")
         self.assertFalse(d.execute_script("return document.hidden"))
@@ -1775,6 +1860,7 @@ class ViewerFit(Base):
         m = d.execute_script(FIT_JS)
         return m and m["fill"]["natural"] > 0 and m
 
+    @runs("layout")
     def test_70_the_photo_is_as_large_as_fits_over_its_blurred_fill(self):
         if WIDTH < 768:
             return  # a phone shows the photo in its own width (the Viewer tests)
@@ -1792,6 +1878,7 @@ class ViewerFit(Base):
                     scaled += 1
         self.assertGreater(scaled, 0, "some demo photo is smaller than the stage")
 
+    @runs("layout")
     def test_71_a_warned_story_fill_waits_for_show(self):
         poster = self.open("/")
         self.sign_in(poster, "maya.home.test")
@@ -1816,6 +1903,7 @@ class ViewerFit(Base):
         finally:
             self.delete_story(poster, url)
 
+    @runs("layout")
     def test_72_on_phones_the_gestures_replace_the_text_links(self):
         item = self.stories()[0]
         d = self.open(item["href"])
@@ -1848,6 +1936,7 @@ class ViewerFit(Base):
 
 
 class Screens(Base):
+    @runs("layout")
     def test_90_screenshots(self):
         if not SHOTS:
             return
@@ -1869,15 +1958,48 @@ class Screens(Base):
 # Classes that need a server set up for them (a seen-mark batch delay of their own): they run only when SUITE names them.
 NAMED_ONLY = {"SeenFlush", "SeenBatch"}
 
+def cell_suite(class_names):
+    """The tests of `class_names` whose behaviour can differ in this cell; a test without `@runs` is an error."""
+    suite = unittest.TestSuite()
+    loader = unittest.TestLoader()
+    total = 0
+    for name in class_names:
+        case = globals()[name]
+        for method in loader.getTestCaseNames(case):
+            kinds = getattr(getattr(case, method), "kinds", None)
+            if not kinds:
+                raise SystemExit(f"{name}.{method} says nowhere where it can differ: mark it @runs(...)")
+            total += 1
+            if runs_in_this_cell(kinds):
+                suite.addTest(case(method))
+    cell = f"{SIZE_CLASS} {SIZE} against the {'remote hatk' if REMOTE else 'embedded backend'}"
+    print(f"{suite.countTestCases()} of {total} tests can differ in this cell ({cell}{', every test' if MATRIX else ''})",
+          flush=True)
+    return suite
+
+
+class TimedResult(unittest.TextTestResult):
+    """Prints each test's duration as `DURATION <seconds> <cell> <test>`, for make test's slowest tests."""
+
+    def startTest(self, test):
+        self._started = time.time()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        print(f"DURATION {time.time() - self._started:.1f} {SIZE}{' remote' if REMOTE else ''} {test.id().removeprefix('__main__.')}",
+              flush=True)
+
+
 if __name__ == "__main__":
     chosen = [c for c in os.environ.get("SUITE", "").split(",") if c]
     if not chosen:
         chosen = [name for name, value in list(globals().items())
                   if isinstance(value, type) and issubclass(value, Base) and value is not Base and name not in NAMED_ONLY]
-    program = unittest.main(exit=False, verbosity=2, argv=[sys.argv[0]] + chosen)
+    result = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult, stream=sys.stdout).run(cell_suite(chosen))
     for name, value in sorted(METRICS.items()):
         print(f"METRIC {SIZE} {name} {value}")
     if os.environ.get("METRICS_FILE"):
         with open(os.environ["METRICS_FILE"], "a") as f:
             f.write(json.dumps({"size": SIZE, **METRICS}) + "\n")
-    raise SystemExit(0 if program.result.wasSuccessful() else 1)
+    raise SystemExit(0 if result.wasSuccessful() else 1)
