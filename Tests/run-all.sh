@@ -6,8 +6,9 @@
 #   build    the debug build with tests; the release build the Debian package needs then starts, niced, in its
 #            own scratch path, and is ready by the time the package is made
 #   front    the front's tests, in process, in parallel
-#   suites   everything else, one suite at a time (live servers, the H3 oracle, the browser and deployment
-#            suites); the browser matrix's repeats are `make test-matrix`'s
+#   suites   everything else but the deployment suite, one suite at a time (live servers, the H3 oracle, the
+#            browser suite); the browser matrix's repeats are `make test-matrix`'s
+#   deploy   the deployment suite on the release build, two topologies at once
 #   fuzz     every fuzz target's seeds and regressions replayed, then each target fuzzed for 10 s, two at once
 #   deb      the Debian package installed in a fresh Debian 12 root
 #
@@ -64,10 +65,22 @@ start_release_build() {
     release_pid=$!
 }
 
-deb() {
-    echo "waiting for the release build (started after the debug build)"
-    wait "$release_pid" || { tail -40 "$LOGS/release.log"; return 1; }
-    make --no-print-directory deb-test
+# Waits (in this shell, whose child the build is) for the niced release build; the wait is a row of the table.
+release_built() {
+    local begin status
+    begin=$(date +%s)
+    echo "== waiting for the release build (started after the debug build)"
+    wait "$release_pid"
+    status=$?
+    release_pid=""
+    printf '%s\t%s\t%s\t%s\n' "waiting for the release build" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+    [ "$status" = 0 ] || tail -40 "$LOGS/release.log"
+    return "$status"
+}
+
+deployment() {
+    GRAIN_STORIES_BINARY=$PWD/$DEB_SCRATCH/release/grain-stories SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=2 \
+        "$SWIFT" test --skip-build --filter 'DeploymentSuiteTests'
 }
 
 export GRAIN_DEMO_PHOTOS=${DEMO_PHOTOS:-$PWD/.build/demo-photos}
@@ -77,6 +90,9 @@ phase lint lint || exit 1
 phase build "$SWIFT" build --build-tests ${STRICT:-} || exit 1
 start_release_build
 phase front "$SWIFT" test --skip-build --filter '^AppTests\.' || exit 1
-phase suites "$SWIFT" test --skip-build --no-parallel --skip '^AppTests\.' --skip 'BrowserMatrixTests' || exit 1
+phase suites "$SWIFT" test --skip-build --no-parallel --skip '^AppTests\.' --skip 'BrowserMatrixTests' \
+    --skip 'DeploymentSuiteTests' || exit 1
+release_built || exit 1
+phase deploy deployment || exit 1
 phase fuzz env SWIFT="$SWIFT" FUZZ_PARALLEL=2 bash Tests/Fuzz/run.sh check 10 || exit 1
-phase deb deb || exit 1
+phase deb make --no-print-directory deb-test || exit 1

@@ -9,7 +9,7 @@ import re
 import sys
 import time
 
-SWIFT_TEST = re.compile(r'^[✔✘] Test (.+?) (?:passed|failed) after ([0-9.]+) seconds')
+SWIFT_TEST = re.compile(r'^[✔✘] Test (?!run with )(.+?) (?:passed|failed) after ([0-9.]+) seconds')
 PYTHON_TEST = re.compile(r'^DURATION ([0-9.]+) (\S+(?: remote)?) (\S+)$')
 
 

@@ -8,9 +8,15 @@ import Testing
 /// remote hatk on another origin. Each runs the `grain-stories` executable `swift build --build-tests` built,
 /// with members made by `grain-stories users add`, and is torn down on every exit path.
 ///
+/// The whole household flow (sign in, post with its preview, view, delete, sign out) runs where what differs is
+/// more than the origin: on the LAN, behind nginx and against the remote hatk. Loopback, the host name and Caddy
+/// check what the origin decides (`FLOW=origins`: Hosts, redirects, cookies, the origins of links, forms and
+/// images, CSP, a clean console). The topologies share nothing, so `make test` runs two at once, on the release
+/// build the Debian package ships (`GRAIN_STORIES_BINARY`).
+///
 /// Needs root (network namespaces) and the packages of the Makefile's TEST_PACKAGES: iproute2, nginx-light,
 /// openssl, libnss3-tools, chromium, chromium-driver, curl.
-@Suite(.serialized)
+@Suite
 struct DeploymentSuiteTests {
     static let password = "deploy-suite-password"
     /// Chromium must reach each topology directly, whatever proxy the environment names.
@@ -28,14 +34,15 @@ struct DeploymentSuiteTests {
         json(browserArguments + ["--host-resolver-rules=MAP \(name) 127.0.0.1"])
     }
 
-    @Test("loopback: a member signs in, posts, sees, deletes and signs out at http://127.0.0.1")
+    @Test("loopback: at http://127.0.0.1 a member signs in and out, with the origin's cookies, links, forms and CSP")
     func loopback() async throws {
         let run = try DeploymentRun("loopback")
         defer { run.tearDown() }
         try run.addMember("ada", password: Self.password)
         let (server, base) = try await run.serve(["--host", "127.0.0.1", "--port", "0"])
         try await run.flows(
-            base: base, environment: ["HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.plainBrowser],
+            base: base,
+            environment: ["HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.plainBrowser, "FLOW": "origins"],
             servers: [server])
     }
 
@@ -110,11 +117,11 @@ struct DeploymentSuiteTests {
             base: base,
             environment: [
                 "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
-                "OTHER_ORIGIN": "http://127.0.0.1:\(port)",
+                "OTHER_ORIGIN": "http://127.0.0.1:\(port)", "FLOW": "origins",
             ], servers: [server])
     }
 
-    @Test("behind Caddy terminating TLS, with the configuration docs/deploy.md gives: the same flows on https://stories.test")
+    @Test("behind Caddy terminating TLS, with the configuration docs/deploy.md gives: https://stories.test's origin checks")
     func behindCaddy() async throws {
         let run = try DeploymentRun("caddy")
         defer { run.tearDown() }
@@ -130,7 +137,7 @@ struct DeploymentSuiteTests {
             base: base,
             environment: [
                 "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
-                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)", "FLOW": "origins",
             ], servers: [server, proxy.process])
     }
 

@@ -23,8 +23,15 @@ final class ServerProcess {
     /// Standard output and error of the child.
     let logPath: String
 
-    /// The executable `swift build --build-tests` builds next to the test bundle.
+    /// The executable `swift build --build-tests` builds next to the test bundle, or the one GRAIN_STORIES_BINARY
+    /// names (`make test` runs the deployment suite on the release build the Debian package ships).
     static func executable() throws -> URL {
+        if let named = ProcessInfo.processInfo.environment["GRAIN_STORIES_BINARY"], !named.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: named) else {
+                throw ProcessFailure("GRAIN_STORIES_BINARY names \(named), which is not an executable")
+            }
+            return URL(fileURLWithPath: named)
+        }
         let bundleDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let binary = bundleDirectory.appendingPathComponent("grain-stories")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
