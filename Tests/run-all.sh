@@ -79,8 +79,7 @@ release_built() {
 }
 
 deployment() {
-    GRAIN_STORIES_BINARY=$PWD/$DEB_SCRATCH/release/grain-stories SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=2 \
-        "$SWIFT" test --skip-build --filter 'DeploymentSuiteTests'
+    GRAIN_STORIES_BINARY=$PWD/$DEB_SCRATCH/release/grain-stories "$SWIFT" test --skip-build --filter 'DeploymentSuiteTests'
 }
 
 export GRAIN_DEMO_PHOTOS=${DEMO_PHOTOS:-$PWD/.build/demo-photos}
