@@ -172,23 +172,15 @@ case $command in
         build
         replay
         ;;
-    fuzz)
+    fuzz | check)
         seconds=${1:-}
         [[ $seconds =~ ^[0-9]+$ ]] || usage
         shift
         targets=("$@")
         [ $# -gt 0 ] || targets=("${all_targets[@]}")
         build
+        if [ "$command" = check ]; then replay; fi
         fuzz "$seconds"
-        ;;
-    check)
-        seconds=${1:-}
-        [[ $seconds =~ ^[0-9]+$ ]] || usage
-        shift
-        targets=("$@")
-        [ $# -gt 0 ] || targets=("${all_targets[@]}")
-        build
-        replay && fuzz "$seconds"
         ;;
     *) usage ;;
 esac

@@ -133,46 +133,35 @@ struct DeploymentSuiteTests {
 
     @Test("behind Caddy terminating TLS, with the configuration docs/deploy.md gives: https://stories.test's origin checks")
     func behindCaddy() async throws {
-        try await Self.lanes.run {
-            let run = try DeploymentRun("caddy")
-            defer { run.tearDown() }
-            try run.addMember("ada", password: Self.password)
-            let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
-            let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
-            let base = "https://stories.test:\(port)"
-            let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
-            let proxy = try await CaddyProxy(
-                name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
-            run.onTearDown { proxy.stop() }
-            try await run.flows(
-                base: base,
-                environment: [
-                    "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
-                    "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)", "FLOW": "origins",
-                ], servers: [server, proxy.process])
-        }
+        try await Self.lanes.run { try await Self.behindTLS("caddy", flow: "origins", proxy: CaddyProxy.init) }
     }
 
     @Test("behind nginx terminating TLS: https://stories.test is a secure origin with __Host- cookies, where the plain port leads")
     func behindTLSProxy() async throws {
-        try await Self.lanes.run {
-            let run = try DeploymentRun("nginx")
-            defer { run.tearDown() }
-            try run.addMember("ada", password: Self.password)
-            let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
-            let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
-            let base = "https://stories.test:\(port)"
-            let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
-            let proxy = try await NginxProxy(
-                name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
-            run.onTearDown { proxy.stop() }
-            try await run.flows(
-                base: base,
-                environment: [
-                    "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
-                    "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)",
-                ], servers: [server, proxy.process])
-        }
+        try await Self.lanes.run { try await Self.behindTLS("nginx", flow: "full", proxy: NginxProxy.init) }
+    }
+
+    /// A TLS proxy (made by `proxy` from a name, its port, the upstream's, the certificates and a folder) in front
+    /// of the server at https://stories.test, and the flows there.
+    static func behindTLS<Proxy: TLSTerminating>(
+        _ name: String, flow: String,
+        proxy: (String, UInt16, UInt16, TestCertificates, String) async throws -> Proxy
+    ) async throws {
+        let run = try DeploymentRun(name)
+        defer { run.tearDown() }
+        try run.addMember("ada", password: Self.password)
+        let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
+        let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
+        let base = "https://stories.test:\(port)"
+        let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
+        let running = try await proxy("stories.test", port, upstream, certificates, run.directory.path)
+        run.onTearDown { running.stop() }
+        try await run.flows(
+            base: base,
+            environment: [
+                "HANDLE": "ada.home.test", "PASSWORD": Self.password, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                "BROWSER_HOME": certificates.browserHome, "SECURE": "1", "OTHER_ORIGIN": "http://127.0.0.1:\(upstream)", "FLOW": flow,
+            ], servers: [server, running.process])
     }
 
     @Test("the fake hatk refuses the proofs, clients and codes hatk refuses, so the --appview topology proves something")

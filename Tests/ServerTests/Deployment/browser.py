@@ -9,6 +9,7 @@ drains both.
 import json
 import os
 import time
+import unittest
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -78,6 +79,17 @@ class Watched:
         except Exception:
             pass
         return found
+
+
+def main(what):
+    """Runs the calling script's tests, says how long `what` took, and prints OK (which the Swift side looks for)
+    only when every test passed."""
+    started = time.time()
+    program = unittest.main(module="__main__", exit=False, verbosity=2)
+    print(f"{what} took {time.time() - started:.1f} s")
+    if program.result.wasSuccessful():
+        print("OK")
+    raise SystemExit(0 if program.result.wasSuccessful() else 1)
 
 
 def decoded(driver, selector):

@@ -14,14 +14,13 @@ Environment:
 """
 import os
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from browser import Watched, wait  # noqa: E402
+from browser import Watched, main, wait  # noqa: E402
 
 BASE = os.environ["BASE_URL"].rstrip("/")
 SETUP_CODE = os.environ["SETUP_CODE"]
@@ -141,9 +140,4 @@ class FirstRun(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    started = time.time()
-    program = unittest.main(exit=False, verbosity=2)
-    print(f"first run took {time.time() - started:.1f} s")
-    if program.result.wasSuccessful():
-        print("OK")
-    raise SystemExit(0 if program.result.wasSuccessful() else 1)
+    main("the first run")

@@ -4,6 +4,12 @@ import TestSupport
 /// A certificate authority of the test's own and a certificate for one name, made with openssl, and a Chromium
 /// home whose NSS database trusts that authority, so the browser sees the proxied site as a secure origin with
 /// no certificate warning switched off.
+/// A TLS proxy the suite runs in front of the server.
+protocol TLSTerminating {
+    var process: ChildProcess { get }
+    func stop()
+}
+
 struct TestCertificates {
     let directory: String
     var caPath: String { directory + "/ca.pem" }
@@ -43,7 +49,7 @@ struct TestCertificates {
 
 /// Debian's nginx, started by the test with its own configuration and prefix: TLS for `name` on 127.0.0.1:`port`,
 /// proxied to a server on 127.0.0.1:`upstream` with the forwarded headers a household's proxy sets.
-final class NginxProxy {
+final class NginxProxy: TLSTerminating {
     let process: ChildProcess
     let port: UInt16
 
@@ -104,7 +110,7 @@ final class NginxProxy {
 /// Debian's Caddy with the configuration docs/deploy.md gives (its own certificate instead of an ACME one): TLS for
 /// `name` on 127.0.0.1:`port`, `reverse_proxy` to 127.0.0.1:`upstream`. Caddy passes the Host on and sets the
 /// `X-Forwarded-*` headers itself.
-final class CaddyProxy {
+final class CaddyProxy: TLSTerminating {
     let process: ChildProcess
     let port: UInt16
 
