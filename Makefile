@@ -64,12 +64,18 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: dev test-matrix check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: household dev test-matrix check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 # The release build, as the .deb, the Docker image and the benchmarks run it: a debug build processes photos several
 # times slower.
 run: deps demo-photos places-data release
 	.build/release/grain-stories serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+
+# Your own household instead of the demo: the release build on every interface, on a data folder of its own
+# (HOUSEHOLD_DATA). On its first start it prints the setup code that /welcome asks for before it makes the owner.
+HOUSEHOLD_DATA ?= ./household
+household: deps places-data release
+	.build/release/grain-stories serve --host $(HOST) --port $(PORT) --data $(HOUSEHOLD_DATA)
 
 # For working on the code: a debug build that re-reads templates and static files when they change (--dev).
 dev: deps demo-photos places-data build
