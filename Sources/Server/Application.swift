@@ -324,19 +324,15 @@ public final class Application: Sendable {
                 configuration.demoArchiveStories, into: backend, photos: configuration.demoPhotosDirectory, now: now)
         }
         let published = configuration.isLoopbackOnly
+        // Seeded just now: every member gets a password. Seeded before: on loopback nothing changes; elsewhere only the
+        // members still on a published password get a new one.
+        let fresh = !handles.isEmpty
+        guard fresh || !published else { return [] }
         var seeded: [(handle: String, password: String)] = []
-        for handle in handles {
+        for handle in fresh ? handles : DemoHousehold.handles(domain: configuration.handleDomain) {
             guard let account = try backend.store.account(handle) else { continue }
+            if !fresh, await !authServer.isPassword(Self.demoPassword(for: handle), of: account.did) { continue }
             let password = published ? Self.demoPassword(for: handle) : Self.randomPassword()
-            try await authServer.setPassword(password, for: account.did)
-            seeded.append((handle, password))
-        }
-        guard handles.isEmpty, !published else { return seeded }
-        for handle in DemoHousehold.handles(domain: configuration.handleDomain) {
-            guard let account = try backend.store.account(handle),
-                await authServer.isPassword(Self.demoPassword(for: handle), of: account.did)
-            else { continue }
-            let password = Self.randomPassword()
             try await authServer.setPassword(password, for: account.did)
             seeded.append((handle, password))
         }
