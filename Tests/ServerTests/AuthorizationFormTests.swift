@@ -24,19 +24,14 @@ import Testing
         let live = try await LiveApp()
         for button in ["Sign in", "Cancel"] {
             let form = try await Self.signInForm(live)
-            var fields: [(String, String)] = []
-            for control in form.controls where control.type != "submit" {
-                fields.append((control.name, control.name == "password" ? "maya-stories" : control.value))
-            }
-            if button == "Cancel", let deny = form.controls.first(where: { $0.type == "submit" && !$0.name.isEmpty }) {
-                fields.append((deny.name, deny.value))
-            }
+            let deny = form.controls.first { $0.type == "submit" && !$0.name.isEmpty }
+            let fields = form.submission(["password": "maya-stories"], pressing: button == "Cancel" ? deny : nil)
             var headers = HTTPHeaders()
             headers.add("Host", String(live.base.dropFirst("http://".count)))
             headers.add("Origin", live.base)
             headers.add("Content-Type", "application/x-www-form-urlencoded")
-            let body = fields.map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
-            let request = Request(method: .post, path: form.action, headers: headers, body: Array(body.utf8), remoteAddress: "127.0.0.1")
+            let request = Request(
+                method: .post, path: form.action, headers: headers, body: Array(formEncoded(fields).utf8), remoteAddress: "127.0.0.1")
             let reads = FieldReads()
             let answer = await FieldReads.$current.withValue(reads) { await live.app.server.respond(to: request) }
 
@@ -47,11 +42,5 @@ import Testing
                 reads.read(from: .body).isSuperset(of: button == "Cancel" ? ["csrf", "request_uri", "deny"] : ["csrf", "request_uri", "password"]))
         }
         await live.stop()
-    }
-
-    static func encode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

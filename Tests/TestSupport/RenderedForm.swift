@@ -47,6 +47,26 @@ public struct RenderedForm: CustomStringConvertible {
         return method + " " + action + " " + Set(fields).sorted().joined(separator: ",")
     }
 
+    /// What a browser sends when `pressed` submits this form: every named control's value, `values[name]` standing
+    /// in for what a person types (or for a token the browser's cookie holds), the first radio button of each group
+    /// and every checkbox ticked; a text field nobody typed into keeps its value, or gets "x" when it has none. File
+    /// inputs are the caller's to attach.
+    public func submission(_ values: [String: String] = [:], pressing pressed: Control? = nil) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        var radios: Set<String> = []
+        for control in controls {
+            switch control.type {
+            case "submit", "button", "reset", "file": continue
+            case "radio": if radios.insert(control.name).inserted { fields.append((control.name, control.value)) }
+            case "checkbox": fields.append((control.name, control.value.isEmpty ? "on" : control.value))
+            case "hidden": fields.append((control.name, values[control.name] ?? control.value))
+            default: fields.append((control.name, values[control.name] ?? (control.value.isEmpty ? "x" : control.value)))
+            }
+        }
+        if let pressed, !pressed.name.isEmpty { fields.append((pressed.name, pressed.value)) }
+        return fields
+    }
+
     public var description: String { "\(method.uppercased()) \(action) (on \(page)) with \(names.sorted())" }
 
     /// Every form of `html`, in document order. What a `<template>` holds is inert (a script's shell), so it is
@@ -116,11 +136,6 @@ public struct RenderedForm: CustomStringConvertible {
             }
             return Tag(name: text.substring(with: match.range(at: 1)).lowercased(), attributes: attributes)
         }
-    }
-
-    static func unescape(_ value: String) -> String {
-        value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// The links of a page to other pages of the site (no assets), without fragments.

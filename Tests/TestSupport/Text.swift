@@ -8,8 +8,17 @@ public func captures(_ pattern: String, in text: String) -> [String] {
     }
 }
 
-/// Undoes the escaping templates apply to attribute values.
+/// Undoes the escaping templates apply to text and attribute values (`&amp;` last, so `&amp;quot;` stays `&quot;`).
 public func unescape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
-        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#x27;", with: "'")
+    s.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&#x27;", with: "'")
+        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#x2F;", with: "/")
+        .replacingOccurrences(of: "&amp;", with: "&")
+}
+
+/// Fields as an `application/x-www-form-urlencoded` body or query, each value percent-encoded.
+public func formEncoded(_ fields: [(String, String)]) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(separator: "&")
 }

@@ -1,6 +1,7 @@
 import ATProto
 import Foundation
 import HTTPServer
+import TestSupport
 
 @testable import App
 
@@ -21,15 +22,10 @@ struct Visitor {
     func post(_ path: String, _ fields: [(String, String)] = [], json: Bool = false) async -> Response {
         var headers = [cookie, ("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "http://box.local:8080")]
         if json { headers.append(("Accept", "application/json")) }
-        let body = ([("csrf", csrf)] + fields).map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
+        let body = formEncoded([("csrf", csrf)] + fields)
         return await front.send(.post, path, headers: headers, body: Array(body.utf8))
     }
 
-    static func encode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
 }
 
 extension FrontHarness {

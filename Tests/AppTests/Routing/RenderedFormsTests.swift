@@ -112,34 +112,18 @@ import Testing
 
     /// Posts `form` as a browser would, watching what the handler reads.
     static func submit(_ form: RenderedForm, as visitor: Visitor) async throws -> (Response, FieldReads) {
-        // Every form carries the visitor's own CSRF token, as the page the browser holds does.
-        var fields: [(String, String)] = [("csrf", visitor.csrf)]
-        var radios: Set<String> = []
-        var file: (name: String, bytes: [UInt8])?
-        for control in form.controls {
-            switch control.type {
-            case "submit", "button", "reset": continue
-            case _ where control.name == "csrf": continue
-            case "file": if file == nil { file = (control.name, try photo()) }
-            case "radio": if radios.insert(control.name).inserted { fields.append((control.name, control.value)) }
-            case "checkbox": fields.append((control.name, control.value.isEmpty ? "on" : control.value))
-            case "hidden": fields.append((control.name, control.value))
-            default: fields.append((control.name, typed[control.name] ?? (control.value.isEmpty ? "x" : control.value)))
-            }
-        }
-        if let button = form.controls.first(where: { $0.type == "submit" }) { fields.append((button.name, button.value)) }
+        // The form's CSRF token is the visitor's own, as on the page their browser holds.
+        let fields = form.submission(typed.merging(["csrf": visitor.csrf]) { $1 }, pressing: form.controls.first { $0.type == "submit" })
+        let file = try form.controls.first { $0.type == "file" }.map { (name: $0.name, bytes: try photo()) }
         let reads = FieldReads()
         let response = await FieldReads.$current.withValue(reads) {
-            if form.method == "get" {
-                let query = fields.map { "\($0.0)=\(Visitor.encode($0.1))" }.joined(separator: "&")
-                return await visitor.get(form.action + "?" + query)
-            }
+            if form.method == "get" { return await visitor.get(form.action + "?" + formEncoded(fields)) }
             if form.multipart {
                 let (type, body) = CreateFormTests.multipart(fields, file: file)
                 return await visitor.front.send(
                     .post, form.action, headers: [visitor.cookie, ("Content-Type", type), ("Origin", "http://box.local:8080")], body: body)
             }
-            return await visitor.post(form.action, Array(fields.dropFirst()))
+            return await visitor.post(form.action, fields.filter { $0.0 != "csrf" })
         }
         return (response, reads)
     }

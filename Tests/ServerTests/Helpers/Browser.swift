@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -49,9 +50,7 @@ final class Browser: Sendable {
         var request = URLRequest(url: url(path))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        request.httpBody = Data(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&").utf8)
+        request.httpBody = Data(formEncoded(form).utf8)
         return try await send(request)
     }
 
