@@ -19,7 +19,8 @@ import Testing
 @Suite
 struct DeploymentSuiteTests {
     static let password = "deploy-suite-password"
-    /// Two topologies at once (swift-testing 6.3 runs every test of a suite at once, whatever width it is given).
+    /// Two topologies at once, and those that make a network namespace alone (swift-testing 6.3 runs every test of a
+    /// suite at once, whatever width it is given).
     static let lanes = Lanes(2)
     /// Chromium must reach each topology directly, whatever proxy the environment names.
     static let browserArguments = ["--no-proxy-server"]
@@ -52,7 +53,7 @@ struct DeploymentSuiteTests {
 
     @Test("the Docker image's command line in a network namespace: reached by its address, and a hostile Host is refused")
     func dockerCommandLineOnTheNetwork() async throws {
-        try await Self.lanes.run {
+        try await Self.lanes.run(exclusive: true) {
             let run = try DeploymentRun("namespace")
             defer { run.tearDown() }
             let namespace = try NetworkNamespace()
@@ -78,7 +79,7 @@ struct DeploymentSuiteTests {
         "a household's first minutes on the network: the owner is made at /welcome with the setup code the server printed, and the demo there takes no published password"
     )
     func firstRunOnTheNetwork() async throws {
-        try await Self.lanes.run {
+        try await Self.lanes.run(exclusive: true) {
             let run = try DeploymentRun("first-run")
             defer { run.tearDown() }
             let namespace = try NetworkNamespace()
@@ -100,6 +101,28 @@ struct DeploymentSuiteTests {
                     "BASE_URL": "http://\(namespace.address):8080", "SETUP_CODE": code, "DEMO_URL": "http://\(namespace.address):8081",
                     "DEMO_PASSWORD": password,
                 ], servers: [fresh, demo], what: "a household's first minutes")
+        }
+    }
+
+    @Test("a household's first minutes behind nginx terminating TLS: the owner is made at https://stories.test/welcome, with __Host- cookies")
+    func firstRunBehindTLS() async throws {
+        try await Self.lanes.run {
+            let run = try DeploymentRun("first-run-tls")
+            defer { run.tearDown() }
+            let certificates = try TestCertificates(name: "stories.test", directory: run.directory.path)
+            let (upstream, port) = (try Tool.freePort(), try Tool.freePort())
+            let base = "https://stories.test:\(port)"
+            let (server, _) = try await run.serve(["--port", String(upstream), "--public-url", base, "--behind-tls-proxy"])
+            let code = try #require(Self.capture(#"enter the setup code: (\S+)"#, in: server.output), "no setup code printed:\n\(server.output)")
+            let proxy = try await NginxProxy(
+                name: "stories.test", port: port, upstream: upstream, certificates: certificates, directory: run.directory.path)
+            run.onTearDown { proxy.stop() }
+            try await run.python(
+                "first_run.py",
+                environment: [
+                    "BASE_URL": base, "SETUP_CODE": code, "BROWSER_ARGS": Self.browserArguments(mapping: "stories.test"),
+                    "BROWSER_HOME": certificates.browserHome,
+                ], servers: [server, proxy.process], what: "a household's first minutes behind TLS")
         }
     }
 

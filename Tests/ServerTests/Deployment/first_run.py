@@ -9,9 +9,12 @@ and the one the server printed signs in. Every page fails the run on a console e
 Environment:
   BASE_URL        the fresh server (http://10.203.7.2:8080)
   SETUP_CODE      the setup code it printed
-  DEMO_URL        the demo household served on every interface
+  DEMO_URL        the demo household served on every interface (none: only the first run is tried)
   DEMO_PASSWORD   the password it printed for maya.home.test
+  BROWSER_ARGS    JSON list of extra Chromium flags, such as --host-resolver-rules=...
+  BROWSER_HOME    HOME for Chromium, whose $HOME/.pki/nssdb trusts the test's CA
 """
+import json
 import os
 import sys
 import unittest
@@ -24,14 +27,16 @@ from browser import Watched, main, wait  # noqa: E402
 
 BASE = os.environ["BASE_URL"].rstrip("/")
 SETUP_CODE = os.environ["SETUP_CODE"]
-DEMO = os.environ["DEMO_URL"].rstrip("/")
-DEMO_PASSWORD = os.environ["DEMO_PASSWORD"]
+DEMO = os.environ.get("DEMO_URL", "").rstrip("/")
+DEMO_PASSWORD = os.environ.get("DEMO_PASSWORD", "")
+BROWSER_ARGS = json.loads(os.environ.get("BROWSER_ARGS") or "[]")
+BROWSER_HOME = os.environ.get("BROWSER_HOME") or None
 OWNER_PASSWORD = "our kitchen table"
 
 
 class FirstRun(unittest.TestCase):
     def setUp(self):
-        self.watched = Watched(["--no-proxy-server"], width=390, height=844)
+        self.watched = Watched(["--no-proxy-server", *BROWSER_ARGS], BROWSER_HOME, width=390, height=844)
         self.d = self.watched.driver
         self.problems = []
 
@@ -124,6 +129,8 @@ class FirstRun(unittest.TestCase):
         self.assertEqual(self.problems, [], "console errors or CSP violations:\n  " + "\n  ".join(self.problems))
 
     def test_2_demo_on_the_network_has_no_published_password(self):
+        if not DEMO:
+            return
         d = self.d
         d.get(DEMO + "/login")
         self.sign_in_with("maya.home.test", "maya-stories")
