@@ -50,7 +50,8 @@ struct RemoteSocialTests {
             configure(&configuration)
         })
         let front = try await LiveApp(
-            demo: false, appview: URL(string: upstream.base)!, port: port, storySeconds: storySeconds, configure: configure)
+            demo: false, appview: URL(string: upstream.base)!, port: port, storySeconds: storySeconds, startingAt: upstream.clock.now,
+            configure: configure)
         return (upstream, front)
     }
 

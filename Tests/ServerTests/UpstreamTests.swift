@@ -10,7 +10,7 @@ struct UpstreamTests {
     func remoteAppview() async throws {
         let upstream = try await LiveApp()
         defer { Task { await upstream.stop() } }
-        let front = try await LiveApp(demo: false, appview: URL(string: upstream.base)!)
+        let front = try await LiveApp(demo: false, appview: URL(string: upstream.base)!, startingAt: upstream.clock.now)
         defer { Task { await front.stop() } }
         #expect(front.app.backend == nil)
         let home = try await front.get("/")

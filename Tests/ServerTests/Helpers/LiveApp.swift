@@ -24,7 +24,7 @@ struct LiveApp {
 
     init(
         demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false,
-        caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5,
+        caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5, startingAt: UTCTime? = nil,
         configure: (inout ServeConfiguration) -> Void = { _ in }
     ) async throws {
         var configuration = ServeConfiguration()
@@ -51,7 +51,11 @@ struct LiveApp {
             configuration.pageCacheTTL = .zero
         }
         configure(&configuration)
-        let clock = TestClock()
+        // The demo household is copied from one seeded for this process; its clock starts when that was seeded. A
+        // front reading another LiveApp starts at that one's time (DPoP proofs carry it).
+        let clock =
+            GoldenHousehold.applies(to: configuration)
+            ? TestClock(try await GoldenHousehold.shared.copy(into: configuration)) : TestClock(startingAt ?? .now)
         self.clock = clock
         dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
