@@ -8,7 +8,8 @@ struct BrowserMatrixTests {
     static let homeAndKiosk = ["Home", "ViewerFit", "Kiosk", "KioskOptions"]
 
     func embedded(width: Int, height: Int, classes: [String] = []) async throws {
-        try await BrowserSuiteTests().runSuite(width: width, height: height, classes: classes, matrix: true)
+        try await BrowserSuiteTests().runSuite(
+            width: width, height: height, selection: BrowserSuiteTests.Selection(classes: classes), matrix: true)
     }
 
     @Test("every test on a phone (390×844)")
@@ -22,16 +23,18 @@ struct BrowserMatrixTests {
 
     @Test("Today, On this day, the viewer's fit, every kiosk test and the social layer against a remote hatk on a phone (390×844)")
     func remotePhone() async throws {
-        try await BrowserSuiteTests().runAgainstRemote(width: 390, height: 844, classes: Self.homeAndKiosk + ["Social"], matrix: true)
+        try await BrowserSuiteTests().runAgainstRemote(
+            width: 390, height: 844, selection: .init(classes: Self.homeAndKiosk + ["Social"]), matrix: true)
     }
 
     @Test("Today, On this day, the viewer's fit and every kiosk test against a remote hatk on a wall screen (1920×1080)")
     func remoteWall() async throws {
-        try await BrowserSuiteTests().runAgainstRemote(width: 1920, height: 1080, classes: Self.homeAndKiosk, matrix: true)
+        try await BrowserSuiteTests().runAgainstRemote(width: 1920, height: 1080, selection: .init(classes: Self.homeAndKiosk), matrix: true)
     }
 
     @Test("the social layer, Today, On this day, the viewer's fit and every kiosk test against a remote hatk on a desktop (1440×900)")
     func remoteDesktop() async throws {
-        try await BrowserSuiteTests().runAgainstRemote(width: 1440, height: 900, classes: ["Social"] + Self.homeAndKiosk, matrix: true)
+        try await BrowserSuiteTests().runAgainstRemote(
+            width: 1440, height: 900, selection: .init(classes: ["Social"] + Self.homeAndKiosk), matrix: true)
     }
 }

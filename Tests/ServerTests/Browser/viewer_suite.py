@@ -3,7 +3,12 @@
 Run by Tests/ServerTests/BrowserSuiteTests.swift against a live demo household (maya 4 stories, jonas 3,
 ines 2; every photo shows STORY_MS). Environment: BASE_URL, CONTROL_URL (moves the server clock), WINDOW
 ("390x844"), DEMO_PHOTOS, STORY_MS; optional SCREENSHOT_DIR, METRICS_FILE, SUITE (test classes to run, comma
-separated) and REMOTE=1 (the front reads a remote hatk; CONTROL_URL moves its clock with the front's).
+separated), EXCEPT (classes to leave out), TIMED (`only` or `skip` the tests that assert real timing) and REMOTE=1
+(the front reads a remote hatk; CONTROL_URL moves its clock with the front's).
+
+The kiosk's classes are about what happens at the end of each slide (advance, loop, expiry, the night), so the
+Swift side runs them against servers whose stories show for half a second (STORY_MS=500): they drive the story
+clock instead of waiting on it. Everything else waits STORY_MS=2000, slow enough for a person's taps.
 
 Every test fails on a console error or a Content-Security-Policy violation in any of its browsers, except the
 console errors a test says it causes on purpose (`self.expect_console`).
@@ -58,8 +63,21 @@ def runs(*kinds):
     return mark
 
 
-def runs_in_this_cell(kinds):
+def timed(test):
+    """A test that asserts how fast something happens (tap to photo, next to photo): it runs where nothing else
+    competes for the cores, before the lanes start (TIMED=only), and is left out of the lanes (TIMED=skip)."""
+    test.timed = True
+    return test
+
+
+# TIMED=only runs only the timed tests, TIMED=skip all the others; unset, both.
+TIMED = os.environ.get("TIMED", "")
+
+
+def runs_in_this_cell(kinds, timed=False):
     """Whether a test with these kinds runs in this cell; every test does with MATRIX=1."""
+    if TIMED == "only" and not timed or TIMED == "skip" and timed:
+        return False
     if MATRIX:
         return True
     if REMOTE:
@@ -88,7 +106,13 @@ return {author: v.dataset.storyAuthor, item: img && img.dataset.storyItem, index
 """
 
 
-def browser(js=True, reduced=False):
+# The lane's Chromiums, kept alive from test to test: idle ones by whether they run scripts (a launch flag).
+IDLE = {True: [], False: []}
+# The origins whose storage a returned Chromium clears: the server's, and each cuttable proxy's.
+ORIGINS = {urllib.parse.urlsplit(BASE)._replace(path="", query="", fragment="").geturl()}
+
+
+def launch(js):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -99,12 +123,45 @@ def browser(js=True, reduced=False):
         options.add_argument("--blink-settings=scriptEnabled=false")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
     driver.set_window_size(WIDTH, HEIGHT)
+    driver.runs_scripts = js
+    return driver
+
+
+def browser(js=True, reduced=False):
+    """A Chromium as a fresh profile would be: one kept from an earlier test (see `give_back`) or a new one."""
+    idle = IDLE[js]
+    driver = idle.pop() if idle else launch(js)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
     if reduced:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     return driver
+
+
+def give_back(driver):
+    """Keeps a test's Chromium for the next test, as fresh as a new profile: the test's tab is closed for a new one
+    (its history, sessionStorage, injected scripts, emulated media, clock and network conditions are the tab's), and
+    every cookie, cached response and origin's storage is cleared. A Chromium that cannot be reset is closed."""
+    try:
+        old = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        fresh = driver.current_window_handle
+        driver.switch_to.window(old)
+        driver.close()
+        driver.switch_to.window(fresh)
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        for origin in ORIGINS:
+            driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        driver.get_log("browser")  # read, so emptied
+        IDLE[driver.runs_scripts].append(driver)
+    except WebDriverException:
+        driver.quit()
+
+
+# Each handle's cookies from the lane's first sign-in as it, for the next tests that sign in as that handle.
+SESSIONS = {}
 
 
 def wait(predicate, timeout=10.0, message="condition"):
@@ -141,7 +198,7 @@ class Base(unittest.TestCase):
         problems = []
         for d in self.drivers:
             problems += self.page_problems(d)
-            d.quit()
+            give_back(d)
         self.assertEqual(problems, [], "no console errors and no CSP violations")
 
     def page_problems(self, d):
@@ -216,6 +273,16 @@ class Base(unittest.TestCase):
         actions.perform()
 
     def sign_in(self, d, handle):
+        """Signs `d` in as `handle`: with the session an earlier test of this lane made by walking the OAuth forms
+        while it is still signed in, else through the forms (sign-in itself is tested in the deployment suite and
+        the Swift suites)."""
+        cookies = SESSIONS.get(handle)
+        if cookies:
+            d.execute_cdp_cmd("Network.setCookies", {"cookies": cookies})
+            d.get(BASE + "/")
+            if [e.text for e in d.find_elements(By.CSS_SELECTOR, "[data-signed-in-as]")] == ["@" + handle]:
+                return
+            d.execute_cdp_cmd("Network.clearBrowserCookies", {})
         d.get(BASE + "/login")
         d.find_element(By.ID, "handle").send_keys(handle)
         d.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
@@ -223,6 +290,7 @@ class Base(unittest.TestCase):
         d.find_element(By.ID, "password").send_keys(handle.split(".")[0] + "-stories")
         d.find_element(By.CSS_SELECTOR, "button[type=submit]:not([name=deny])").click()
         wait(lambda: d.current_url.rstrip("/") == BASE, message="back home signed in")
+        SESSIONS[handle] = d.execute_cdp_cmd("Network.getCookies", {"urls": [BASE + "/"]})["cookies"]
 
     def post_story(self, d, photo="rocket.jpg", labels=()):
         d.get(BASE + "/create")
@@ -683,6 +751,7 @@ class Viewer(Base):
             self.assertFalse(arrow.is_displayed(), "no arrows on a phone")
 
     @runs("data")
+    @timed
     def test_28_story_page_deep_link_and_timings(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
@@ -800,6 +869,7 @@ class CuttableProxy:
         self.port = probe.getsockname()[1]
         probe.close()
         self.base = f"http://127.0.0.1:{self.port}"
+        ORIGINS.add(self.base)
         self.restore()
 
     def restore(self):
@@ -1970,7 +2040,7 @@ def cell_suite(class_names):
             if not kinds:
                 raise SystemExit(f"{name}.{method} says nowhere where it can differ: mark it @runs(...)")
             total += 1
-            if runs_in_this_cell(kinds):
+            if runs_in_this_cell(kinds, getattr(getattr(case, method), "timed", False)):
                 suite.addTest(case(method))
     cell = f"{SIZE_CLASS} {SIZE} against the {'remote hatk' if REMOTE else 'embedded backend'}"
     print(f"{suite.countTestCases()} of {total} tests can differ in this cell ({cell}{', every test' if MATRIX else ''})",
@@ -1993,10 +2063,13 @@ class TimedResult(unittest.TextTestResult):
 
 if __name__ == "__main__":
     chosen = [c for c in os.environ.get("SUITE", "").split(",") if c]
+    left_out = NAMED_ONLY | {c for c in os.environ.get("EXCEPT", "").split(",") if c}
     if not chosen:
         chosen = [name for name, value in list(globals().items())
-                  if isinstance(value, type) and issubclass(value, Base) and value is not Base and name not in NAMED_ONLY]
+                  if isinstance(value, type) and issubclass(value, Base) and value is not Base and name not in left_out]
     result = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult, stream=sys.stdout).run(cell_suite(chosen))
+    for kept in IDLE[True] + IDLE[False]:
+        kept.quit()
     for name, value in sorted(METRICS.items()):
         print(f"METRIC {SIZE} {name} {value}")
     if os.environ.get("METRICS_FILE"):
