@@ -44,6 +44,11 @@ bind tmpfs /run -t tmpfs
 bind "$toolchain" /opt/swift --bind -o ro
 bind "$repo" /src --bind -o ro
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The host's own extra trust anchors (a network that inspects TLS has its CA there): a machine on this network has them.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null
+fi
 
 echo "== make test in a fresh clone, in the fresh root"
 started=$(date +%s)
@@ -52,6 +57,8 @@ chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 CI=true PATH=/opt/swift/u
     /bin/bash -c 'git config --global --add safe.directory "*" && git clone -q /src /work/ci && cd /work/ci && bash .ci/run' \
     >"$work/make-test.log" 2>&1 || status=$?
 total=$(($(date +%s) - started))
+rm -rf "$work/test-logs"
+cp -r "$root/work/ci/.build/test-logs" "$work/test-logs" 2>/dev/null || true
 sed -n '/^make test: phases/,$p' "$work/make-test.log"
-echo "clone and make test in a fresh Debian 12 root: $total s, exit $status (log: $work/make-test.log)"
+echo "clone and make test in a fresh Debian 12 root: $total s, exit $status (logs: $work/make-test.log, $work/test-logs)"
 exit "$status"
