@@ -64,8 +64,9 @@ def runs(*kinds):
 
 
 def timed(test):
-    """A test that asserts how fast something happens (tap to photo, next to photo): it runs where nothing else
-    competes for the cores, before the lanes start (TIMED=only), and is left out of the lanes (TIMED=skip)."""
+    """A test that asserts how fast something happens (tap to photo, next to photo, a story's progress frame by frame
+    and its advance on time): it runs where nothing else competes for the cores, before the lanes start
+    (TIMED=only), and is left out of the lanes (TIMED=skip)."""
     test.timed = True
     return test
 
@@ -409,6 +410,7 @@ class CreatePlaces(Base):
 
 class Viewer(Base):
     @runs("client")
+    @timed
     def test_10_progress_segments_and_auto_advance(self):
         dids, counts = self.authors()
         d = self.drivers[-1]
