@@ -27,17 +27,17 @@ def main(directory, total):
         print(f"  {name:<36} {time.strftime('%H:%M:%S', time.gmtime(begin)):>13} {seconds:>8}  {status}")
     print(f"  {'all of make test':<36} {'':>13} {total:>8}")
 
-    tests = []
+    tests = set()  # a failing test's line comes again in the report at the end of its log
     for log in sorted(logs.glob("*.log")):
         for line in log.read_text(errors="replace").splitlines():
             line = line.strip()
             if m := SWIFT_TEST.match(line):
-                tests.append((float(m.group(2)), "swift", m.group(1)))
+                tests.add((float(m.group(2)), "swift", m.group(1), log.name))
             elif m := PYTHON_TEST.match(line):
-                tests.append((float(m.group(1)), "browser " + m.group(2), m.group(3)))
+                tests.add((float(m.group(1)), "browser " + m.group(2), m.group(3), log.name))
     print()
     print(f"make test: the 15 slowest of {len(tests)} timed tests")
-    for seconds, kind, name in sorted(tests, reverse=True)[:15]:
+    for seconds, kind, name, _ in sorted(tests, reverse=True)[:15]:
         print(f"  {seconds:8.1f} s  {kind:<22} {name[:110]}")
 
 

@@ -35,6 +35,9 @@ cleanup() {
     [ "${KEEP:-0}" = 1 ] || rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
+# The root is a mount point of its own, as / is on a machine: `unshare --propagation` and `ip -n` remount it.
+bind "$root" / --bind
+mount --make-rprivate "$root"
 bind proc /proc -t proc
 bind sysfs /sys -t sysfs
 bind /dev /dev --rbind
