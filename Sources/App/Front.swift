@@ -24,6 +24,10 @@ public struct Front: Sendable {
     let activity: ActivityCounts
     /// Where upload bodies stream to (the data directory's `uploads`), never to memory.
     let uploads: String
+    /// Whom the household's stories are for.
+    let audience: Audience
+    /// What a stranger gets at `/` of a household server.
+    let frontDoor: @Sendable (RequestContext) throws -> Response
     /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
     public let administration: MemberAdministration?
 
@@ -72,7 +76,8 @@ public struct Front: Sendable {
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(writer: writer, work: images), memories: Memories(),
+                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(photos: dependencies.photos ?? writer, work: images),
+                memories: Memories(),
                 settings: settings,
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
@@ -110,6 +115,21 @@ public struct Front: Sendable {
         self.activity = activity
         uploads = dependencies.dataDirectory + "/uploads"
         self.administration = administration
+        audience = settings.audience
+        frontDoor = { [household = dependencies.household] context in
+            // A household without an owner has nothing to hide yet: its first visitor is sent to set it up.
+            if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
+            var response = try pages.render(
+                "front-door", title: "Sign in", model: FrontDoor(loginHref: SiteURL.login.path), context: context)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
+    }
+
+    /// Whether a request carries the cookie of a live session (a browser signed in to this front): the composition
+    /// root lets such a browser fetch a household's photos.
+    public func hasLiveSession(_ request: Request) -> Bool {
+        sessionAdmission(request.head) == nil
     }
 
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
@@ -177,14 +197,23 @@ public struct Front: Sendable {
         }
     }
 
-    /// What runs around each handler, outermost first: upstream failures become the retry page (or JSON), read-only
-    /// pages answer by the deadline however many upstream calls they make, and every unsafe method is CSRF-checked.
+    /// What runs around each handler, outermost first: a household's routes are kept from strangers, upstream failures
+    /// become the retry page (or JSON), read-only pages answer by the deadline however many upstream calls they make,
+    /// and every unsafe method is CSRF-checked.
     func middleware(for route: Route) -> [any ContextMiddleware] {
-        var chain: [any ContextMiddleware] = [UpstreamFailureMiddleware(errors: errors, group: route.group)]
+        var chain: [any ContextMiddleware] = [
+            AccessMiddleware(access: route.access, audience: audience, group: route.group, frontDoor: frontDoor),
+            UpstreamFailureMiddleware(errors: errors, group: route.group),
+        ]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
         chain.append(route.shareTarget ? ShareTargetMiddleware() : CSRFMiddleware())
         if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
+    }
+
+    /// The front door of a household server, for strangers: a Sign in button and nothing of the household.
+    struct FrontDoor: Encodable {
+        let loginHref: String
     }
 
     /// How many token refreshes were made (tests check that concurrent requests share one).
@@ -244,6 +273,9 @@ public struct FrontDependencies: Sendable {
     public var sharedSessions: SharedSessions?
     /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
     public var moderation: (any Moderation)?
+    /// The embedded household's photos read in this process, for link previews; nil fetches them over HTTP with the
+    /// writer's client (a remote hatk's image host).
+    public var photos: (any PhotoSource)?
     /// Writes Grain's viewed state in this process (the embedded backend, whose reads are in process too), so that
     /// serving pages never opens a connection to our own listener; nil sends `markStoriesViewed` to the upstream
     /// with the member's credentials.
@@ -278,6 +310,9 @@ public struct FrontDependencies: Sendable {
 
 /// The front's tunable behaviour, all plain values.
 public struct FrontSettings: Sendable {
+    /// Whom the household's stories are for. The server's default is `household` (`ServeConfiguration`); a front
+    /// built without saying is public, as a hatk's reader is.
+    public var audience = Audience.public
     /// How long each photo shows in the viewer and the kiosk.
     public var photoDurationMs = StoryPage.photoDuration * 1000
     /// Origins allowed to frame `/kiosk`; empty refuses framing like every other page.

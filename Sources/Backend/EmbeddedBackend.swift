@@ -19,6 +19,9 @@ public final class EmbeddedBackend: Sendable {
     let origin: @Sendable (Request) -> String?
     /// Who a request acts for; nil makes every request anonymous.
     let authenticator: (any ViewerAuthenticator)?
+    /// Every XRPC query needs a viewer the authenticator admits (a household whose stories are its own); false lets
+    /// anyone read, as hatk does.
+    let privateReads: Bool
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
@@ -29,10 +32,11 @@ public final class EmbeddedBackend: Sendable {
     ///   - origin: the origin to put in front of image URLs for a request (the policy that decides it lives with the
     ///     composition root); nil or `""` gives relative URLs.
     ///   - blobFileSystem: the call that writes blob bytes; tests pass one that runs out of space.
+    ///   - privateReads: every XRPC query needs a viewer (answered 401 without one).
     public init(
         dataDirectory: String, store: BackendStore? = nil, clock: @escaping @Sendable () -> UTCTime = { .now },
         authenticator: (any ViewerAuthenticator)? = nil, origin: @escaping @Sendable (Request) -> String? = { _ in nil },
-        blobFileSystem: BlobFileSystem = .system
+        blobFileSystem: BlobFileSystem = .system, privateReads: Bool = false
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         self.dataDirectory = dataDirectory
@@ -41,6 +45,7 @@ public final class EmbeddedBackend: Sendable {
         self.clock = clock
         self.origin = origin
         self.authenticator = authenticator
+        self.privateReads = privateReads
     }
 
     /// The read queries, for callers in this process (no HTTP, no DPoP): pass the viewer and the image base.

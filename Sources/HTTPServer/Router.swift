@@ -31,6 +31,12 @@ public struct Router: Sendable, RouteRegistry {
         checkReachable()
     }
 
+    /// Every registered route as its method and pattern (`GET /profile/:actor`), every group's: what a test walks
+    /// to ask each route what it shows a stranger.
+    public var table: [(method: HTTPMethod, pattern: String)] {
+        groups.flatMap { group in group.routes.map { (method: $0.method, pattern: $0.pattern.description) } }
+    }
+
     /// Adds middleware to the root group; the first added is the outermost.
     public mutating func use(_ middleware: any Middleware) {
         groups[rootIndex].use(middleware)

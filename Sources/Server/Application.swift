@@ -19,6 +19,8 @@ import Places
 public final class Application: Sendable {
     public let configuration: ServeConfiguration
     public let server: HTTPServer
+    /// Every route the server answers, as method and pattern.
+    public let routeTable: [(method: HTTPMethod, pattern: String)]
     public let backend: EmbeddedBackend?
     /// The embedded backend's OAuth authorization server (absent with `--appview`).
     public let authServer: AuthServer?
@@ -128,7 +130,8 @@ public final class Application: Sendable {
             // XRPC answers to outside clients carry image URLs on the origin they asked on.
             let backend = try EmbeddedBackend(
                 dataDirectory: configuration.dataDirectory, store: store, clock: clock,
-                authenticator: AuthServerViewers(authServer: authServer), origin: ownOrigin)
+                authenticator: AuthServerViewers(authServer: authServer), origin: ownOrigin,
+                privateReads: configuration.audience == .household)
             self.backend = backend
             self.authServer = authServer
             household = EmbeddedHousehold(
@@ -140,6 +143,7 @@ public final class Application: Sendable {
         }
 
         var settings = FrontSettings()
+        settings.audience = configuration.audience
         settings.photoDurationMs = Int(configuration.storySeconds * 1000)
         settings.kioskFrameAncestors = configuration.kioskFrameAncestors
         settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))
@@ -171,6 +175,7 @@ public final class Application: Sendable {
             sharedSessions: sharedSessions)
         dependencies.probes = health
         if let backend {
+            dependencies.photos = EmbeddedPhotos(backend: backend)
             dependencies.markViewed = { [store = backend.store] stories, viewer in
                 try store.markViewed(stories.map(\.description), by: viewer, now: clock())
             }
@@ -182,8 +187,20 @@ public final class Application: Sendable {
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
+        if let authServer, configuration.audience == .household {
+            let reads = HouseholdReads(signedIn: { [front] in front.hasLiveSession($0) }, token: { authServer.admitsResourceRequest($0.head) })
+            for prefix in ["/img", "/xrpc"] {
+                router.group(prefix) { group in
+                    group.use(reads)
+                    // Refusals made before any handler (a write's missing token) go without CORS too.
+                    let render = group.errorResponder
+                    group.errorResponder = { error, request in HouseholdReads.withoutCORS(render(error, request)) }
+                }
+            }
+        }
         authServer?.register(on: &router)
 
+        routeTable = router.table
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = listener.port

@@ -1,4 +1,5 @@
 import ATProto
+import App
 import Foundation
 import HTTPServer
 import Logging
@@ -72,6 +73,7 @@ extension Command {
             print("(It is also in \(configuration.dataDirectory)/setup-code; `grain-stories users add NAME` works too.)")
         }
         print("grain-stories is serving on \(app.publicURL)")
+        print("  \(Self.visibilityLine(configuration))")
         for url in app.addressesForOtherDevices() { print("  from other devices: \(url)") }
         if let hint = app.reachabilityHint() { print("  \(hint)") }
         // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
@@ -79,5 +81,21 @@ extension Command {
         fflush(nil)
         await app.runUntilSignal(stopSignals)
         print("grain-stories stopped")
+    }
+
+    /// Which visibility is in force, said at every start: a household that was public before this version (nothing
+    /// said otherwise) learns here that strangers no longer see its stories, and how to keep them public.
+    static func visibilityLine(_ configuration: ServeConfiguration) -> String {
+        switch (configuration.audience, configuration.appview, configuration.visibility) {
+        case (_, .some, .some):
+            "Visibility: public (--visibility does not apply with --appview: stories there are public on the network)"
+        case (_, .some, nil): "Visibility: public (stories on the network are public)"
+        case (.public, nil, _): "Visibility: public (anyone who reaches this server sees its stories)"
+        case (.household, nil, .some):
+            "Visibility: household (only signed-in members see its stories, photos and places)"
+        case (.household, nil, nil):
+            "Visibility: household, the default (only signed-in members see its stories, photos and places; "
+                + "--visibility public shows them to anyone who reaches this server, as before)"
+        }
     }
 }

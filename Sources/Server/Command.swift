@@ -1,3 +1,4 @@
+import App
 import Backups
 import Foundation
 import HTTPServer
@@ -70,6 +71,9 @@ public enum Command: Sendable {
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
           --demo-archive-stories N  add N more demo stories over past days, ~500 KB photo each (benchmarks)
+          --visibility WHO      household (default): only signed-in members see the stories, photos and
+                                places; public: anyone who reaches the server does (not with --appview, whose
+                                stories are public on the network)
           --story-seconds S     how long each photo shows before the viewer moves on (default 5)
           --kiosk-frame-ancestors ORIGINS  space-separated origins allowed to frame /kiosk (default: none)
           --uploads-per-minute N  photos one client address may post per minute (default 30)
@@ -103,7 +107,7 @@ public enum Command: Sendable {
         "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
         "--demo-photos", "--handle-domain",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
-        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--kiosk-frame-ancestors",
+        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--visibility", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
         "--sessions", "--backup-dir", "--backup-keep", "--backup-time", "--log-format", "--metrics-from",
     ]
@@ -265,6 +269,11 @@ public enum Command: Sendable {
                     throw UsageError(description: "--story-seconds takes 0.2 to 600 seconds")
                 }
                 config.storySeconds = seconds
+            case "--visibility":
+                guard let audience = Audience(rawValue: try value(flag)) else {
+                    throw UsageError(description: "--visibility takes household or public")
+                }
+                config.visibility = audience
             case "--kiosk-frame-ancestors":
                 let origins = try value(flag).split(separator: " ").map(String.init)
                 guard origins.allSatisfy(ServeConfiguration.isFrameAncestor) else {

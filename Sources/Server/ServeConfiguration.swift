@@ -1,3 +1,4 @@
+public import App
 public import AuthServer
 public import Backups
 public import Foundation
@@ -39,6 +40,11 @@ public struct ServeConfiguration: Sendable {
     public var demoExtraMembers = 0
     /// Extra demo stories over past days, each with a ~500 KB photo of its own (the backup benchmark's archive).
     public var demoArchiveStories = 0
+    /// Whom the embedded household shows its stories to (`--visibility`): nil is `household`, its members only. With
+    /// `--appview` the stories are on the network and public, whatever this says.
+    public var visibility: Audience?
+    /// Whom this server's stories are for, all options considered.
+    public var audience: Audience { appview != nil ? .public : visibility ?? .household }
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
     /// How photos are named from their GPS position.

@@ -149,7 +149,7 @@ done
 # The restored data serves the strip the original serves at the same moment (same sealing key: the default key
 # directory).
 # Any free port (--port 0), read from the log: a fixed one may be another process's on a shared machine.
-"$BIN" serve --port 0 --data "$WORK/restored" --geocoder none >"$WORK/restored.log" 2>&1 &
+"$BIN" serve --port 0 --data "$WORK/restored" --geocoder none --visibility public >"$WORK/restored.log" 2>&1 &
 RESTORED_PID=$!
 RESTORED_URL=
 for _ in $(seq 1 300); do

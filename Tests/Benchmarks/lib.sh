@@ -3,14 +3,15 @@
 # Seeds a household of 20 authors into WORK/data in a first run, then starts a fresh process on it (so that its
 # memory is the serving's, not the seeding's) on PORT with any further arguments. Sets SERVER_PID.
 # SEED_FLAGS adds seeding options (backup.sh: "--demo-archive-stories 2000"); SEED_SECONDS (default 120) is how
-# long the seeding may take.
+# long the seeding may take. The household is public (`--visibility public`): these benchmarks load its pages as
+# anyone, and the fronts benchmark reads it as a remote hatk.
 seed_and_serve() {
   local work=$1 port=$2
   shift 2
   [ -x "$BIN" ] || { echo "no grain-stories binary at $BIN (make release, or BIN=...)" >&2; return 1; }
   # shellcheck disable=SC2086 # SEED_FLAGS is a list of words
   "$BIN" serve --port "$port" --data "$work/data" --demo --demo-extra-members 17 ${SEED_FLAGS:-} --demo-photos "$PHOTOS" \
-    --geocoder none >"$work/seed.log" 2>&1 &
+    --geocoder none --visibility public >"$work/seed.log" 2>&1 &
   SERVER_PID=$!
   local n=0
   for _ in $(seq 1 $((${SEED_SECONDS:-120} * 5))); do
@@ -20,7 +21,7 @@ seed_and_serve() {
   done
   kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
   [ "$n" -ge 20 ] || { echo "seeding did not produce 20 authors; see $work/seed.log" >&2; cat "$work/seed.log" >&2; return 1; }
-  "$BIN" serve --port "$port" --data "$work/data" --geocoder none "$@" >"$work/server.log" 2>&1 &
+  "$BIN" serve --port "$port" --data "$work/data" --geocoder none --visibility public "$@" >"$work/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "grain-stories did not start; see $work/server.log" >&2

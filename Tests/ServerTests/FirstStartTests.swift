@@ -64,8 +64,9 @@ struct FirstStartTests {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         try #require(healthy, "the server never became healthy:\n\(text)")
         // At once, no waiting: the member the demo printed signs in, and the household's stories are there.
-        let (client, _) = try await signInForWrites(base: base, handle: "maya.home.test", password: "maya-stories")
-        let authors = try await client.storyAuthors()
+        // The household is private (the default): the member's own client reads it.
+        let (client, credentials) = try await signInForWrites(base: base, handle: "maya.home.test", password: "maya-stories")
+        let authors = try await client.reading(as: { credentials }).storyAuthors()
         #expect(authors.count >= 3, "the strip right after the first 200 has \(authors.count) authors")
     }
 

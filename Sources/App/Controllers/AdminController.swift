@@ -79,8 +79,8 @@ extension AdminController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .admin, handler: page),
-            Route(method: .post, page: .admin, bodyLimit: 4096, handler: change),
+            Route(method: .get, page: .admin, access: .members, handler: page),
+            Route(method: .post, page: .admin, access: .members, bodyLimit: 4096, handler: change),
         ]
     }
 }

@@ -177,12 +177,12 @@ extension HouseholdController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .welcome, handler: welcome),
-            Route(method: .post, page: .welcome, bodyLimit: 8192, handler: createOwner),
-            Route(method: .get, page: .invite, handler: inviteForm),
-            Route(method: .post, page: .invite, bodyLimit: 4096, handler: createInvite),
-            Route(method: .get, page: .join(token: ""), handler: joinForm),
-            Route(method: .post, page: .join(token: ""), bodyLimit: 8192, handler: join),
+            Route(method: .get, page: .welcome, access: .anyone, handler: welcome),
+            Route(method: .post, page: .welcome, access: .anyone, bodyLimit: 8192, handler: createOwner),
+            Route(method: .get, page: .invite, access: .members, handler: inviteForm),
+            Route(method: .post, page: .invite, access: .members, bodyLimit: 4096, handler: createInvite),
+            Route(method: .get, page: .join(token: ""), access: .anyone, handler: joinForm),
+            Route(method: .post, page: .join(token: ""), access: .anyone, bodyLimit: 8192, handler: join),
         ]
     }
 }

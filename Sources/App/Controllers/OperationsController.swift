@@ -55,9 +55,9 @@ extension OperationsController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .healthz, anyHost: true, handler: healthz),
-            Route(method: .get, page: .readyz, anyHost: true, handler: readyz),
-            Route(method: .get, page: .metrics, anyHost: true, handler: metrics),
+            Route(method: .get, page: .healthz, access: .anyone, anyHost: true, handler: healthz),
+            Route(method: .get, page: .readyz, access: .anyone, anyHost: true, handler: readyz),
+            Route(method: .get, page: .metrics, access: .anyone, anyHost: true, handler: metrics),
         ]
     }
 }

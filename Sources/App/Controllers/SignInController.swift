@@ -169,11 +169,11 @@ extension SignInController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .login, handler: loginForm),
-            Route(method: .post, page: .login, bodyLimit: 4096, handler: startSignIn),
-            Route(method: .get, page: .authCallback, handler: finishSignIn),
-            Route(method: .post, page: .logout, bodyLimit: 4096, handler: logout),
-            Route(method: .get, page: .clientMetadata, handler: clientMetadata),
+            Route(method: .get, page: .login, access: .anyone, handler: loginForm),
+            Route(method: .post, page: .login, access: .anyone, bodyLimit: 4096, handler: startSignIn),
+            Route(method: .get, page: .authCallback, access: .anyone, handler: finishSignIn),
+            Route(method: .post, page: .logout, access: .anyone, bodyLimit: 4096, handler: logout),
+            Route(method: .get, page: .clientMetadata, access: .anyone, handler: clientMetadata),
         ]
     }
 }

@@ -166,20 +166,20 @@ extension StoryPages {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .home, cached: true, handler: home),
-            Route(method: .get, page: .stories(actor: ""), handler: stories),
-            Route(method: .get, page: .story(did: "", rkey: ""), cached: true, handler: story),
-            Route(method: .get, page: .profile(actor: ""), cached: true, handler: profile),
-            Route(method: .get, page: .memories(years: 0), cached: true, handler: memories),
-            Route(method: .get, page: .kiosk, cached: true, handler: kiosk),
-            Route(method: .get, page: .kioskSettings, handler: kioskSettings),
-            Route(method: .get, page: .kioskQR, handler: kioskQR),
-            Route(method: .get, page: .storyQR(did: "", rkey: ""), handler: storyQR),
-            Route(method: .get, page: .storiesData(actor: ""), group: .api, cached: true, handler: storiesData),
-            Route(method: .get, page: .kioskData, group: .api, cached: true, handler: kioskData),
-            Route(method: .post, page: .seen, group: .api, bodyLimit: 4096, handler: markSeen),
-            Route(method: .get, page: .storyPreview(did: "", rkey: ""), cached: true, handler: preview),
-            Route(method: .get, page: .storyBlurred(did: "", rkey: ""), cached: true, handler: blurred),
+            Route(method: .get, page: .home, access: .viewers, cached: true, handler: home),
+            Route(method: .get, page: .stories(actor: ""), access: .viewers, handler: stories),
+            Route(method: .get, page: .story(did: "", rkey: ""), access: .viewers, cached: true, handler: story),
+            Route(method: .get, page: .profile(actor: ""), access: .viewers, cached: true, handler: profile),
+            Route(method: .get, page: .memories(years: 0), access: .members, cached: true, handler: memories),
+            Route(method: .get, page: .kiosk, access: .viewers, cached: true, handler: kiosk),
+            Route(method: .get, page: .kioskSettings, access: .viewers, handler: kioskSettings),
+            Route(method: .get, page: .kioskQR, access: .viewers, handler: kioskQR),
+            Route(method: .get, page: .storyQR(did: "", rkey: ""), access: .viewers, handler: storyQR),
+            Route(method: .get, page: .storiesData(actor: ""), access: .viewers, group: .api, cached: true, handler: storiesData),
+            Route(method: .get, page: .kioskData, access: .viewers, group: .api, cached: true, handler: kioskData),
+            Route(method: .post, page: .seen, access: .members, group: .api, bodyLimit: 4096, handler: markSeen),
+            Route(method: .get, page: .storyPreview(did: "", rkey: ""), access: .viewers, cached: true, handler: preview),
+            Route(method: .get, page: .storyBlurred(did: "", rkey: ""), access: .viewers, cached: true, handler: blurred),
         ]
     }
 }

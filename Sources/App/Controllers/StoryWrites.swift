@@ -287,18 +287,22 @@ extension StoryWrites {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .create, handler: createForm),
-            Route(method: .post, page: .create, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true, handler: createStory),
+            Route(method: .get, page: .create, access: .members, handler: createForm),
             Route(
-                method: .post, page: .createInspect, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024, requiresSession: true,
+                method: .post, page: .create, access: .members, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                handler: createStory),
+            Route(
+                method: .post, page: .createInspect, access: .members, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024,
+                requiresSession: true,
                 handler: inspectPhoto),
-            Route(method: .get, page: .placesData, group: .api, handler: placesData),
-            Route(method: .get, page: .manifest, handler: WebManifest.respond),
+            Route(method: .get, page: .placesData, access: .members, group: .api, handler: placesData),
+            Route(method: .get, page: .manifest, access: .anyone, handler: WebManifest.respond),
             Route(
-                method: .post, page: .share, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true, shareTarget: true,
+                method: .post, page: .share, access: .members, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                shareTarget: true,
                 handler: sharePhoto),
-            Route(method: .get, page: .deleteStory(did: "", rkey: ""), handler: deleteConfirm),
-            Route(method: .post, page: .deleteStory(did: "", rkey: ""), bodyLimit: 4096, handler: deleteStory),
+            Route(method: .get, page: .deleteStory(did: "", rkey: ""), access: .members, handler: deleteConfirm),
+            Route(method: .post, page: .deleteStory(did: "", rkey: ""), access: .members, bodyLimit: 4096, handler: deleteStory),
         ]
     }
 }

@@ -9,6 +9,8 @@ struct Route: Sendable {
     let method: HTTPMethod
     /// The page this route answers; only its pattern counts, not the values of the case written here.
     let page: SiteURL
+    /// Who may reach it (see `RouteAccess`); every route says, so none is open by being forgotten.
+    let access: RouteAccess
     var group: Group = .pages
     /// The largest body accepted; nil is the router's default (64 KiB).
     var bodyLimit: Int?

@@ -21,14 +21,14 @@ final class PreviewImages: Sendable {
         var order: [String] = []
     }
 
-    let writer: HatkClient
+    let photos: any PhotoSource
     let work: WorkerPool
     private let cache = Mutex(Cache())
     /// Entries kept: a preview is about 100 KB, a stand-in one or two.
     static let capacity = 96
 
-    init(writer: HatkClient, work: WorkerPool) {
-        self.writer = writer
+    init(photos: any PhotoSource, work: WorkerPool) {
+        self.photos = photos
         self.work = work
     }
 
@@ -38,7 +38,7 @@ final class PreviewImages: Sendable {
         let key = kind.rawValue + " " + story.uri + " " + story.cid
         if let hit = cache.withLock({ $0.entries[key] }) { return hit }
         // The thumbnail is enough for a stand-in of 64 pixels; a preview wants the full photo.
-        let source = try await writer.image(at: kind == .linkPreview ? story.fullsize : story.thumb)
+        let source = try await photos.image(at: kind == .linkPreview ? story.fullsize : story.thumb)
         let jpeg = try await work.run { () throws -> [UInt8] in
             switch kind {
             case .linkPreview: return try Imaging.linkPreview(of: source, blurred: false)
@@ -54,3 +54,12 @@ final class PreviewImages: Sendable {
         return jpeg
     }
 }
+
+/// Where the front gets a story's photo for the images it makes: a hatk's image host over HTTP (`HatkClient`), or the
+/// embedded household's blobs in this process.
+public protocol PhotoSource: Sendable {
+    /// The JPEG or PNG bytes at `address`. - Throws: `HatkError` when there is no such photo or it cannot be fetched.
+    func image(at address: String) async throws -> [UInt8]
+}
+
+extension HatkClient: PhotoSource {}

@@ -22,6 +22,17 @@ extension EmbeddedBackend {
             did: try request.parameters.require("did"), cid: try request.parameters.require("cid"), preset: preset, request: request)
     }
 
+    /// The bytes of an image at one of our `/img/<preset>/<did>/<cid>` addresses (relative, or on any origin), read
+    /// in this process: the front makes link previews from them without asking its own listener, whose photos a
+    /// household keeps to signed-in browsers. Nil when the address is not such an image of ours.
+    public func photo(at address: String) throws -> [UInt8]? {
+        let parts = (URL(string: address)?.path ?? "").split(separator: "/").map(String.init)
+        guard parts.count == 4, parts[0] == "img", let preset = BlobStore.Preset(rawValue: parts[1]) else { return nil }
+        let (did, cid) = (parts[2], parts[3])
+        guard DID.isValid(did), (try? CID(cid)) != nil, try store.servableBlobMimeType(did: did, cid: cid) != nil else { return nil }
+        return try Array(Data(contentsOf: URL(fileURLWithPath: blobs.path(cid: cid, preset: preset))))
+    }
+
     /// `com.atproto.sync.getBlob?did&cid`: the original bytes, as hatk serves them in development.
     func getBlob(_ request: Request) throws -> Response {
         guard let did = request.query("did"), let cid = request.query("cid") else {

@@ -9,7 +9,10 @@ extension EmbeddedBackend {
     func query(_ request: Request) async throws -> Response {
         let nsid = try request.parameters.require("nsid")
         var response = await answer(nsid) {
-            try await self.runQuery(nsid, request)
+            // One look at the credentials: a DPoP proof is good once (its jti is recorded).
+            let viewer = try await self.readViewer(request)
+            if self.privateReads, viewer == nil { throw BackendError.authenticationRequired }
+            return try await self.runQuery(nsid, request, viewer: viewer)
         }
         if let nonce = authenticator?.currentDPoPNonce() { response.headers["DPoP-Nonce"] = nonce }
         return response
@@ -25,44 +28,44 @@ extension EmbeddedBackend {
         return nil
     }
 
-    private func runQuery(_ nsid: String, _ request: Request) async throws -> Response {
+    private func runQuery(_ nsid: String, _ request: Request, viewer: DID?) async throws -> Response {
         let queries = self.queries
         let base = imageBase(for: request)
         switch nsid {
         case "social.grain.unspecced.getStoryAuthors":
-            return XRPC.json(try queries.storyAuthors(viewer: try await readViewer(request), imageBase: base))
+            return XRPC.json(try queries.storyAuthors(viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getStories":
             // Like hatk: the actor must be a DID; anything else simply matches nothing.
             guard let actor = request.query("actor").flatMap(DID.parse) else { return XRPC.json(StoriesOutput(stories: [])) }
-            return XRPC.json(try queries.stories(of: actor, viewer: try await readViewer(request), imageBase: base))
+            return XRPC.json(try queries.stories(of: actor, viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getStory":
             let uri = try Self.atURI(request, "story")
-            return XRPC.json(try queries.story(uri, viewer: try await readViewer(request), imageBase: base))
+            return XRPC.json(try queries.story(uri, viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getStoryArchive":
             let actor = try Self.required(request, "actor")
             let limit = try Self.integer(request, "limit") ?? 50
             guard let did = DID.parse(actor) else { return XRPC.json(StoriesOutput(stories: [])) }
             return XRPC.json(
                 try queries.storyArchive(
-                    of: did, limit: limit, cursor: request.query("cursor"), viewer: try await readViewer(request), imageBase: base))
+                    of: did, limit: limit, cursor: request.query("cursor"), viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getActorProfile":
             return XRPC.json(
-                try queries.actorProfile(try Self.required(request, "actor"), viewer: try await readViewer(request), imageBase: base))
+                try queries.actorProfile(try Self.required(request, "actor"), viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getCommentThread":
             let subject = try Self.atURI(request, "subject")
             return XRPC.json(
                 try queries.commentThread(
                     subject: subject, limit: try Self.integer(request, "limit") ?? 20, cursor: request.query("cursor"),
-                    viewer: try await readViewer(request), imageBase: base))
+                    viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getNotifications":
-            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequiredInvalid }
+            guard let viewer else { throw BackendError.authenticationRequiredInvalid }
             let countOnly = ["true", "1"].contains(request.query("countOnly")?.lowercased() ?? "")
             return XRPC.json(
                 try queries.notifications(
                     viewer: viewer, limit: try Self.integer(request, "limit") ?? 20, cursor: request.query("cursor"),
                     countOnly: countOnly, imageBase: base))
         case "social.grain.unspecced.getMutes", "social.grain.unspecced.getBlocks":
-            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequiredInvalid }
+            guard let viewer else { throw BackendError.authenticationRequiredInvalid }
             let limit = try Self.integer(request, "limit") ?? 50
             let cursor = request.query("cursor")
             return XRPC.json(
@@ -70,7 +73,7 @@ extension EmbeddedBackend {
                     ? try queries.mutes(viewer: viewer, limit: limit, cursor: cursor, imageBase: base)
                     : try queries.blocks(viewer: viewer, limit: limit, cursor: cursor, imageBase: base))
         case "dev.hatk.getPreferences":
-            guard let viewer = try await readViewer(request) else { throw BackendError.authenticationRequired }
+            guard let viewer else { throw BackendError.authenticationRequired }
             return XRPC.json(try queries.preferences(viewer: viewer))
         case "dev.hatk.describeLabels":
             return XRPC.json(queries.describeLabels())

@@ -49,6 +49,9 @@ FAKE_HATK = os.environ.get("FAKE_HATK", "").rstrip("/")
 HOSTILE_HOST = os.environ.get("HOSTILE_HOST", "")
 OTHER_ORIGIN = os.environ.get("OTHER_ORIGIN", "").rstrip("/")
 FULL = os.environ.get("FLOW", "full") == "full"
+# A household server keeps its stories to the signed-in (`--visibility household`, the default); the front of a remote
+# hatk shows what is public on the network.
+PRIVATE = os.environ.get("VISIBILITY", "public" if FAKE_HATK else "household") == "household"
 
 
 class Flows(unittest.TestCase):
@@ -104,11 +107,15 @@ class Flows(unittest.TestCase):
         d = member.driver
 
         d.get(BASE + "/")
-        self.waiting(member, "the strip", lambda: d.find_elements(By.CSS_SELECTOR, "[data-strip]"))
+        if PRIVATE:
+            self.waiting(member, "the front door", lambda: d.find_elements(By.CSS_SELECTOR, "[data-front-door]"))
+            self.assert_nothing_of_the_household(d)
+        else:
+            self.waiting(member, "the strip", lambda: d.find_elements(By.CSS_SELECTOR, "[data-strip]"))
         self.assertEqual(d.execute_script("return location.origin"), BASE)
         if SECURE:
             self.assertTrue(d.execute_script("return window.isSecureContext"), f"{BASE} is not a secure context")
-        self.step(member, "open the strip")
+        self.step(member, "the front door, to a stranger" if PRIVATE else "open the strip")
 
         self.sign_in(member)
         if FULL:
@@ -179,12 +186,33 @@ class Flows(unittest.TestCase):
 
         visitor = self.browser()
         v = visitor.driver
-        v.get(BASE + "/")
-        tile = self.waiting(visitor, "the strip of a visitor", lambda: v.find_elements(By.CSS_SELECTOR, f"[data-strip] a[data-story-author='{did}']"))
-        self.step(visitor, "the new story in a visitor's strip")
-        tile[0].click()
-        self.waiting(visitor, "the visitor's viewer", lambda: decoded(v, f"[data-viewer] img[data-story-item='{self.story_uri}']"))
-        self.step(visitor, "the new story in a visitor's viewer")
+        if PRIVATE:
+            # A stranger on the network: the front door, the story's own address sends them to sign in, and its photo
+            # is refused. The member's own kiosk shows it.
+            photo = d.find_element(By.CSS_SELECTOR, f"[data-viewer] img[data-story-item='{self.story_uri}']").get_attribute("src")
+            v.get(BASE + "/")
+            self.waiting(visitor, "the front door", lambda: v.find_elements(By.CSS_SELECTOR, "[data-front-door]"))
+            self.assert_nothing_of_the_household(v, did)
+            v.get(self.story_url)
+            self.waiting(visitor, "the story's address asks to sign in", lambda: "/login" in v.current_url)
+            # (The sign-in page keeps the address the stranger asked for, to return to it: its DID is theirs.)
+            self.assert_nothing_of_the_household(v)
+            v.get(photo)
+            self.assertEqual(v.execute_script("return document.contentType"), "application/json", f"{photo} is no photo for a stranger")
+            self.assertIn("AuthenticationRequired", v.page_source)
+            # The refusal this step asked for is logged as a failed load (and Chromium asks a JSON document's origin for
+            # /favicon.ico, which no page of ours links); anything else logged still counts.
+            self.problems += [p for p in visitor.problems("the photo's address")
+                              if not (photo in p and "401" in p) and "/favicon.ico" not in p]
+            self.step(visitor, "nothing of the household for a stranger: its front door, the story and the photo")
+            visitor, v = member, d
+        else:
+            v.get(BASE + "/")
+            tile = self.waiting(visitor, "the strip of a visitor", lambda: v.find_elements(By.CSS_SELECTOR, f"[data-strip] a[data-story-author='{did}']"))
+            self.step(visitor, "the new story in a visitor's strip")
+            tile[0].click()
+            self.waiting(visitor, "the visitor's viewer", lambda: decoded(v, f"[data-viewer] img[data-story-item='{self.story_uri}']"))
+            self.step(visitor, "the new story in a visitor's viewer")
 
         v.get(BASE + "/kiosk")
         self.waiting(visitor, "the kiosk", lambda: v.execute_script(
@@ -192,6 +220,13 @@ class Flows(unittest.TestCase):
             "return !!i && i.dataset.storyItem === arguments[0] && i.complete && i.naturalWidth > 0", self.story_uri),
             timeout=30, message="the new story decoded in the kiosk")
         self.step(visitor, "the new story in the kiosk")
+
+    def assert_nothing_of_the_household(self, b, did=None):
+        """A stranger's page holds no story, photo or member: no strip, no images, no handle or DID."""
+        self.assertEqual(b.find_elements(By.CSS_SELECTOR, "[data-strip], [data-viewer], img"), [], "no strip, viewer or image")
+        text = b.page_source
+        for canary in [HANDLE, HANDLE.split(".")[0]] + ([did] if did else []):
+            self.assertNotIn(canary, text, f"{canary} on a stranger's page")
 
     def delete_story(self, member, did):
         d = member.driver
@@ -245,8 +280,10 @@ class Flows(unittest.TestCase):
             return
         b = self.browser()
         b.driver.get(OTHER_ORIGIN + "/kiosk?refresh=30")
-        self.waiting(b, "the canonical origin", lambda: b.driver.current_url == BASE + "/kiosk?refresh=30",
-                     message=f"{OTHER_ORIGIN} sending the browser to {BASE}")
+        # A household's kiosk then asks a stranger to sign in, on the canonical origin.
+        arrived = (lambda: b.driver.current_url.startswith(BASE + "/login?next=")) if PRIVATE else \
+            (lambda: b.driver.current_url == BASE + "/kiosk?refresh=30")
+        self.waiting(b, "the canonical origin", arrived, message=f"{OTHER_ORIGIN} sending the browser to {BASE}")
         self.step(b, "the canonical origin")
         self.assert_clean()
         print(f"  ok: {OTHER_ORIGIN} leads to {BASE}", flush=True)

@@ -25,6 +25,7 @@ struct LiveApp {
     init(
         demo: Bool = true, appview: URL? = nil, upstreamTimeout: TimeInterval = 10, dpopNonces: Bool = false, behindTLSProxy: Bool = false,
         caches: Bool = false, port: UInt16 = 0, publicURL: String? = nil, storySeconds: Double = 5, startingAt: UTCTime? = nil,
+        visibility: Audience = .public,
         configure: (inout ServeConfiguration) -> Void = { _ in }
     ) async throws {
         var configuration = ServeConfiguration()
@@ -45,6 +46,9 @@ struct LiveApp {
         configuration.requireDPoPNonce = dpopNonces
         configuration.behindTLSProxy = behindTLSProxy
         configuration.storySeconds = storySeconds
+        // Most live tests are about what a public household shows anyone (and a remote hatk's upstream is public, like
+        // grain.social); the household default is PrivateHouseholdTests' and the deployment suite's.
+        configuration.visibility = visibility
         // Tests that move the clock want every read fresh; the cache test turns caching on.
         if !caches {
             configuration.readCacheTTL = .zero

@@ -1,3 +1,4 @@
+import App
 import Foundation
 import HatkClient
 import Outbound
@@ -93,7 +94,12 @@ final class ServerProcess {
     ///   - keyDirectory: where the sealing key is (default: beside the data directory, `<data>-keys`).
     ///   - extraArguments: more `serve` options.
     ///   - fileSizeLimitKiB: runs it under `ulimit -f` (RLIMIT_FSIZE) when given.
-    init(dataDirectory: String, keyDirectory: String? = nil, extraArguments: [String] = [], fileSizeLimitKiB: Int? = nil) async throws {
+    /// - Parameter visibility: public, since these tests are about the process (faults, backups, first start) and read
+    ///   the household as anyone; a household's privacy is PrivateHouseholdTests' and the deployment suite's.
+    init(
+        dataDirectory: String, keyDirectory: String? = nil, extraArguments: [String] = [], fileSizeLimitKiB: Int? = nil,
+        visibility: Audience = .public
+    ) async throws {
         self.dataDirectory = dataDirectory
         logPath = dataDirectory + "-\(UUID().uuidString.prefix(8)).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -103,7 +109,7 @@ final class ServerProcess {
             [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDirectory, "--key-dir", keyDirectory ?? dataDirectory + "-keys",
                 "--geocoder", "none", "--templates", repositoryRoot.appendingPathComponent("Templates").path,
-                "--public", repositoryRoot.appendingPathComponent("Public").path,
+                "--public", repositoryRoot.appendingPathComponent("Public").path, "--visibility", visibility.rawValue,
             ] + extraArguments
         process = Process()
         if let fileSizeLimitKiB {

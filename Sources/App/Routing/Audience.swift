@@ -1,0 +1,69 @@
+import Foundation
+import HTTPServer
+
+/// Whom a server shows its household's stories to (`--visibility`).
+public enum Audience: String, Sendable, CaseIterable {
+    /// Only the people signed in to it: a household server's default, since a family's daily photos and where
+    /// they were taken are not for whoever finds its address.
+    case household
+    /// Anyone who reaches it, as Grain itself is (and always with `--appview`: stories on the network are public).
+    case `public`
+}
+
+/// Who may reach a route: said once per route (`Route.access`) and checked for every request by `AccessMiddleware`
+/// before the handler runs, so a route added later cannot show a stranger the household's stories by being
+/// forgotten. It has no default: every route must say.
+enum RouteAccess: Sendable {
+    /// Anyone who reaches the server: signing in, the first-run and invitation pages, health and metrics, the web
+    /// app manifest, the OAuth client metadata.
+    case anyone
+    /// Whoever the stories are for: anyone on a public server; on a household's, a signed-in person.
+    case viewers
+    /// A signed-in person, on any server. On a public server the handler answers a stranger itself (a redirect to
+    /// sign in, a 401) and checks more where it must (the owner, the story's author).
+    case members
+}
+
+/// Keeps a household's routes from strangers: on a `household` server, a request without a session to anything but
+/// an `.anyone` route gets the sign-in page's way in, and nothing of the household. The home page answers with the
+/// household's front door (a Sign in button, no names, counts or images); other pages send the visitor to sign in
+/// and come back; script endpoints and forms answer 401. Every answer it lets through is marked private, so no shared
+/// cache keeps a member's page.
+struct AccessMiddleware: ContextMiddleware {
+    let access: RouteAccess
+    let audience: Audience
+    let group: Route.Group
+    let frontDoor: @Sendable (RequestContext) throws -> Response
+
+    func handle(_ context: RequestContext, next: @escaping ContextHandler) async throws -> Response {
+        guard audience == .household, access != .anyone else { return try await next(context) }
+        guard context.session != nil else { return try refusal(context) }
+        var response = try await next(context)
+        response.headers["Cache-Control"] = Self.privateCacheControl(response.headers["Cache-Control"], html: Self.isHTML(response))
+        return response
+    }
+
+    func refusal(_ context: RequestContext) throws -> Response {
+        let request = context.request
+        guard group == .pages, request.method == .get || request.method == .head else {
+            throw HTTPError(.unauthorized, "Sign in first: this household’s stories are for its members.")
+        }
+        if request.path == SiteURL.home.path { return try frontDoor(context) }
+        let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
+        return .redirect(to: SiteURL.login.with([("next", SiteURL.localPath(target) ?? SiteURL.home.path)]), status: .found)
+    }
+
+    static func isHTML(_ response: Response) -> Bool {
+        (response.headers["Content-Type"] ?? "").hasPrefix("text/html")
+    }
+
+    /// A member's answer as no shared cache may keep it: HTML not at all (it names who is signed in), the rest
+    /// (photos, JSON) only in the member's own browser.
+    static func privateCacheControl(_ current: String?, html: Bool) -> String {
+        if html { return "no-store" }
+        guard let current, !current.isEmpty else { return "private, no-cache" }
+        let directives = current.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0 != "public" && $0 != "private" }
+        return (["private"] + directives).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,54 @@
+import App
+import Backend
+import Foundation
+import HTTPServer
+import HatkClient
+
+/// The embedded backend's `/img` and `/xrpc` for a household whose stories are its own (`--visibility household`):
+/// a photo goes only to a browser signed in to the front or a client with an access token of the household's
+/// authorization server (the backend itself refuses a query without a viewer, and a write without credentials), and
+/// no answer carries CORS headers, so another site's page a member opens cannot read the household through their
+/// browser. Photos may stay in the member's own browser cache, never a shared one.
+struct HouseholdReads: Middleware {
+    /// Whether the request carries a live session cookie of the front.
+    let signedIn: @Sendable (Request) -> Bool
+    /// Whether the request carries an access token of ours (signature, issuer, expiry).
+    let token: @Sendable (Request) -> Bool
+
+    func handle(_ request: Request, next: Handler) async throws -> Response {
+        if request.path.hasPrefix("/img/"), !signedIn(request), !token(request) {
+            // hatk's error shape, built here: the group's error responder would add CORS headers.
+            return Response(
+                status: .unauthorized, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                body: .bytes(Array(#"{"error":"AuthenticationRequired","message":"Sign in to see this household's photos"}"#.utf8)))
+        }
+        var response = Self.withoutCORS(try await next(request))
+        if let cache = response.headers["Cache-Control"], cache.contains("public") {
+            response.headers["Cache-Control"] = cache.replacingOccurrences(of: "public", with: "private")
+        }
+        return response
+    }
+}
+
+extension HouseholdReads {
+    /// `response` without the CORS headers hatk puts on everything.
+    static func withoutCORS(_ response: Response) -> Response {
+        var response = response
+        for name in ["Access-Control-Allow-Origin", "Access-Control-Allow-Headers", "Access-Control-Allow-Methods"] {
+            response.headers[name] = nil
+        }
+        return response
+    }
+}
+
+/// The embedded household's photos for the front's link previews, read from the blob store in this process.
+struct EmbeddedPhotos: PhotoSource {
+    let backend: EmbeddedBackend
+
+    func image(at address: String) async throws -> [UInt8] {
+        guard let bytes = try backend.photo(at: address) else {
+            throw HatkError(kind: .http(status: 404, error: "image"), endpoint: "image", detail: "no photo of ours at \(address.prefix(200))")
+        }
+        return bytes
+    }
+}
