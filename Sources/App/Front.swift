@@ -90,7 +90,8 @@ public struct Front: Sendable {
                     pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
                 limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
-                places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels),
+                places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels,
+                audienceNote: settings.audienceNote),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
@@ -313,6 +314,16 @@ public struct FrontSettings: Sendable {
     /// Whom the household's stories are for. The server's default is `household` (`ServeConfiguration`); a front
     /// built without saying is public, as a hatk's reader is.
     public var audience = Audience.public
+
+    /// Who will see a story posted here, for the create form: a remote hatk's stories are on the network (only a
+    /// remote hatk can cross-post), the embedded household's are its members' or anyone's as `audience` says.
+    var audienceNote: String {
+        switch (audience, canCrossPost) {
+        case (.household, _): "Only this household’s members see your story, for 24 hours."
+        case (.public, true): "Stories on Grain are public: anyone on the network can see yours, for 24 hours."
+        case (.public, false): "Stories on this server are public: anyone who reaches it sees yours, for 24 hours."
+        }
+    }
     /// How long each photo shows in the viewer and the kiosk.
     public var photoDurationMs = StoryPage.photoDuration * 1000
     /// Origins allowed to frame `/kiosk`; empty refuses framing like every other page.

@@ -32,6 +32,8 @@ struct StoryWrites: Sendable {
     let canCrossPost: Bool
     /// Which of one's own stories show blurred on the delete step.
     let labels: LabelPolicies
+    /// Who will see a story posted here, in words for the form.
+    let audienceNote: String
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -43,6 +45,8 @@ struct StoryWrites: Sendable {
         var handle: String
         var error: String?
         var canCrossPost: Bool
+        /// Who will see the story: the household's members, or anyone.
+        var audienceNote = ""
         /// After posting a story its labels hide from everyone: where it went, in words.
         var postedHidden: String?
         /// And how to take it back: it shows nowhere, so nowhere else offers Delete.
@@ -83,7 +87,7 @@ struct StoryWrites: Sendable {
         var step = place
         if step == nil { step = await placeStep(query: "", chosen: chosen) }
         return CreateModel(
-            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost,
+            csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, audienceNote: audienceNote,
             place: step ?? PlaceStep(available: false), staged: staged)
     }
 

@@ -1,0 +1,77 @@
+import ATProto
+import HTTPServer
+import TestSupport
+import Testing
+
+@testable import App
+
+/// Who may reach each route, in process: a household front (`audience: .household`) against a public one.
+@Suite struct AccessTests {
+    static let maya = DID.parse("did:plc:maya")!
+
+    static func front(_ audience: Audience, canCrossPost: Bool = false) throws -> FrontHarness {
+        var settings = FrontSettings()
+        settings.audience = audience
+        settings.canCrossPost = canCrossPost
+        return try FrontHarness(settings: settings)
+    }
+
+    @Test("every front route says who may reach it, and only sign-in, first-run, invitation, health and protocol routes are for anyone")
+    func everyRouteSays() throws {
+        let front = try Self.front(.household)
+        let open = Set(front.front.routes.filter { $0.access == .anyone }.map(\.page.pattern))
+        #expect(
+            open == [
+                "/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz",
+                "/readyz", "/metrics",
+            ], "\(open.sorted())")
+    }
+
+    @Test("to a stranger a household front answers the front door at /, a sign-in redirect for pages, 401 for scripts and forms")
+    func strangerAtAHousehold() async throws {
+        let front = try Self.front(.household)
+        let maya = front.stories.addAuthor(handle: "maya.home.test", count: 2, now: front.clock.now)
+        let home = await front.page("/")
+        #expect(home.status == .ok && home.text.contains("data-front-door") && !home.text.lowercased().contains("maya"))
+        #expect(home.headers["Cache-Control"] == "no-store")
+        let profile = await front.page("/profile/maya.home.test?x=1")
+        let location = profile.headers["Location"] ?? ""
+        #expect(profile.status == .found && location.hasPrefix("/login?next=") && location.contains("maya.home.test"), "\(location)")
+        let data = await front.page("/api/stories/maya.home.test")
+        #expect(data.status == .unauthorized && data.text.hasPrefix("{\"error\"") && !data.text.contains("maya.home.test\""))
+        let favourite = await front.send(.post, "/profile/\(maya.rawValue)/story/3k/favorite")
+        #expect(favourite.status == .unauthorized || favourite.status == .forbidden, "\(favourite.status)")
+        #expect(!favourite.text.contains(maya.rawValue + "/"))
+        let login = await front.page("/login")
+        #expect(login.status == .ok, "sign-in is for anyone")
+    }
+
+    @Test("signed in to a household front, a member sees the strip, kept by no shared cache; a public front shows it to anyone")
+    func memberAndPublic() async throws {
+        let household = try Self.front(.household)
+        let maya = household.stories.addAuthor(handle: "maya.home.test", count: 2, now: household.clock.now)
+        let session = try household.signIn(did: maya, handle: "maya.home.test")
+        let home = await household.send(.get, "/", headers: [("Cookie", "gs_session=\(session)")])
+        #expect(home.status == .ok && home.text.contains("data-strip") && !home.text.contains("data-front-door"))
+        #expect(home.headers["Cache-Control"] == "no-store")
+
+        let open = try Self.front(.public)
+        _ = open.stories.addAuthor(handle: "maya.home.test", count: 2, now: open.clock.now)
+        let anyone = await open.page("/")
+        #expect(anyone.status == .ok && anyone.text.contains("data-strip") && anyone.text.lowercased().contains("maya"))
+    }
+
+    @Test("the create form says who will see the story: the household's members, anyone who reaches the server, or anyone on Grain")
+    func createFormSaysWhoSees() async throws {
+        for (audience, crossPost, words) in [
+            (Audience.household, false, "Only this household’s members see your story"),
+            (.public, false, "Stories on this server are public"),
+            (.public, true, "Stories on Grain are public"),
+        ] {
+            let front = try Self.front(audience, canCrossPost: crossPost)
+            let session = try front.signIn(did: Self.maya, handle: "maya.home.test")
+            let form = await front.send(.get, "/create", headers: [("Cookie", "gs_session=\(session)")])
+            #expect(form.status == .ok && form.text.contains(words), "\(audience) \(crossPost): \(form.status)")
+        }
+    }
+}
