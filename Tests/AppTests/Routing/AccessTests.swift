@@ -38,7 +38,9 @@ import Testing
         let location = profile.headers["Location"] ?? ""
         #expect(profile.status == .found && location.hasPrefix("/login?next=") && location.contains("maya.home.test"), "\(location)")
         let data = await front.page("/api/stories/maya.home.test")
-        #expect(data.status == .unauthorized && data.text.contains("\"error\"") && !data.text.contains("maya.home.test\""), "\(data.status) \(data.text.prefix(300))")
+        #expect(
+            data.status == .unauthorized && data.text.contains("\"error\"") && !data.text.contains("maya.home.test\""),
+            "\(data.status) \(data.text.prefix(300))")
         let favourite = await front.send(.post, "/profile/\(maya.rawValue)/story/3k/favorite")
         #expect(favourite.status == .unauthorized || favourite.status == .forbidden, "\(favourite.status)")
         #expect(!favourite.text.contains(maya.rawValue + "/"))
