@@ -121,7 +121,8 @@ public struct Front: Sendable {
             // A household without an owner has nothing to hide yet: its first visitor is sent to set it up.
             if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
             var response = try pages.render(
-                "front-door", title: "Sign in", model: FrontDoor(loginHref: SiteURL.login.path), context: context)
+                "front-door", title: "Sign in",
+                model: FrontDoor(loginHref: SiteURL.login.path, name: settings.householdName ?? "A private household"), context: context)
             response.headers["Cache-Control"] = "no-store"
             return response
         }
@@ -215,6 +216,8 @@ public struct Front: Sendable {
     /// The front door of a household server, for strangers: a Sign in button and nothing of the household.
     struct FrontDoor: Encodable {
         let loginHref: String
+        /// The name its owner chose to show strangers, or a plain description.
+        let name: String
     }
 
     /// How many token refreshes were made (tests check that concurrent requests share one).
@@ -314,6 +317,8 @@ public struct FrontSettings: Sendable {
     /// Whom the household's stories are for. The server's default is `household` (`ServeConfiguration`); a front
     /// built without saying is public, as a hatk's reader is.
     public var audience = Audience.public
+    /// The household's name for the front door (`--household-name`); nil shows a plain description.
+    public var householdName: String?
 
     /// Who will see a story posted here, for the create form: a remote hatk's stories are on the network (only a
     /// remote hatk can cross-post), the embedded household's are its members' or anyone's as `audience` says.

@@ -144,6 +144,7 @@ public final class Application: Sendable {
 
         var settings = FrontSettings()
         settings.audience = configuration.audience
+        settings.householdName = configuration.householdName
         settings.photoDurationMs = Int(configuration.storySeconds * 1000)
         settings.kioskFrameAncestors = configuration.kioskFrameAncestors
         settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))

@@ -60,6 +60,7 @@ public enum Command: Sendable {
           --appview URL         use a remote hatk server (e.g. https://grain.social); turns the embedded backend off
           --public-url URL      the origin browsers use to reach this server
           --handle-domain NAME  domain of household handles (default home.test)
+          --household-name TEXT the household's name, on the page strangers see (e.g. "The Costas")
           --templates DIR       HTML templates (default ./Templates)
           --public DIR          static files (default ./Public)
           --upstream-timeout S  seconds one call to the hatk server may take (default 10)
@@ -105,7 +106,7 @@ public enum Command: Sendable {
     /// Flags on the command line win.
     static let environmentOptions = [
         "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
-        "--demo-photos", "--handle-domain",
+        "--demo-photos", "--handle-domain", "--household-name",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
         "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--visibility", "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
@@ -236,6 +237,10 @@ public enum Command: Sendable {
                 config.appview = url
             case "--public-url": config.publicURL = try value(flag)
             case "--handle-domain": config.handleDomain = try value(flag)
+            case "--household-name":
+                let name = try value(flag).trimmingCharacters(in: .whitespaces)
+                guard (1...80).contains(name.count) else { throw UsageError(description: "--household-name takes 1 to 80 characters") }
+                config.householdName = name
             case "--templates": config.templatesDirectory = try value(flag)
             case "--public": config.publicDirectory = try value(flag)
             case "--upstream-timeout":

@@ -45,6 +45,9 @@ public struct ServeConfiguration: Sendable {
     public var visibility: Audience?
     /// Whom this server's stories are for, all options considered.
     public var audience: Audience { appview != nil ? .public : visibility ?? .household }
+    /// The household's name (`--household-name`), the one thing of it the front door shows a stranger; nil says
+    /// "A private household".
+    public var householdName: String?
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
     /// How photos are named from their GPS position.

@@ -63,6 +63,18 @@ import Testing
         #expect(anyone.status == .ok && anyone.text.contains("data-strip") && anyone.text.lowercased().contains("maya"))
     }
 
+    @Test("the front door shows the name the owner chose, escaped, and nothing else of the household")
+    func frontDoorName() async throws {
+        var settings = FrontSettings()
+        settings.audience = .household
+        settings.householdName = "The Costas & <b>co</b>"
+        let front = try FrontHarness(settings: settings)
+        _ = front.stories.addAuthor(handle: "maya.home.test", count: 2, now: front.clock.now)
+        let door = await front.page("/")
+        #expect(door.text.contains("<h1>The Costas &amp; &lt;b&gt;co&lt;/b&gt;</h1>"), "\(door.text)")
+        #expect(!door.text.lowercased().contains("maya"))
+    }
+
     @Test("the create form says who will see the story: the household's members, anyone who reaches the server, or anyone on Grain")
     func createFormSaysWhoSees() async throws {
         for (audience, crossPost, words) in [
