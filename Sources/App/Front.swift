@@ -82,7 +82,7 @@ public struct Front: Sendable {
                 household: dependencies.household, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
-                limiter: signInLimiter),
+                limiter: signInLimiter, handleExample: settings.handleExample),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
@@ -317,6 +317,9 @@ public struct FrontSettings: Sendable {
     /// Whom the household's stories are for. The server's default is `household` (`ServeConfiguration`); a front
     /// built without saying is public, as a hatk's reader is.
     public var audience = Audience.public
+    /// The sign-in form's example handle: a made-up name in the server's handle domain, so the page a stranger may
+    /// open names no member.
+    public var handleExample = "yourname.home.test"
     /// The household's name for the front door (`--household-name`); nil shows a plain description.
     public var householdName: String?
 

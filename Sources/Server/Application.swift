@@ -145,6 +145,8 @@ public final class Application: Sendable {
         var settings = FrontSettings()
         settings.audience = configuration.audience
         settings.householdName = configuration.householdName
+        // A remote hatk's members have handles of their own (grain.social's are Bluesky's); ours end in our domain.
+        settings.handleExample = configuration.appview == nil ? "yourname." + configuration.handleDomain : "yourname.bsky.social"
         settings.photoDurationMs = Int(configuration.storySeconds * 1000)
         settings.kioskFrameAncestors = configuration.kioskFrameAncestors
         settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))

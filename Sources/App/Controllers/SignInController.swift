@@ -13,12 +13,15 @@ struct SignInController: Sendable {
     let clientAddress: @Sendable (Request) -> String?
     /// Sign-ins one client address may start per minute: each costs a PAR upstream and a row here.
     let limiter: any RateLimiting
+    /// An example handle for the form's placeholder, in this server's handle domain, never a real member's.
+    let handleExample: String
 
     struct LoginModel: Encodable {
         var csrf: String
         var next: String
         var handle: String
         var error: String?
+        var handleExample: String
     }
 
     /// `GET /login`.
@@ -33,7 +36,8 @@ struct SignInController: Sendable {
     ) throws
         -> Response
     {
-        let model = LoginModel(csrf: context.csrf.value, next: next, handle: String(handle.prefix(253)), error: error)
+        let model = LoginModel(
+            csrf: context.csrf.value, next: next, handle: String(handle.prefix(253)), error: error, handleExample: handleExample)
         return try pages.render("login", title: "Sign in", model: model, status: status, form: true, context: context)
     }
 

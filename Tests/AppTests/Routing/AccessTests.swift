@@ -68,11 +68,15 @@ import Testing
         var settings = FrontSettings()
         settings.audience = .household
         settings.householdName = "The Costas & <b>co</b>"
+        settings.handleExample = "yourname.costa.family"
         let front = try FrontHarness(settings: settings)
         _ = front.stories.addAuthor(handle: "maya.home.test", count: 2, now: front.clock.now)
         let door = await front.page("/")
         #expect(door.text.contains("<h1>The Costas &amp; &lt;b&gt;co&lt;/b&gt;</h1>"), "\(door.text)")
         #expect(!door.text.lowercased().contains("maya"))
+        let login = await front.page("/login")
+        #expect(login.text.contains("placeholder=\"yourname.costa.family\""), "the example handle is in the household's domain")
+        #expect(!login.text.lowercased().contains("maya"), "and names no member")
     }
 
     @Test("the create form says who will see the story: the household's members, anyone who reaches the server, or anyone on Grain")
