@@ -1,4 +1,8 @@
 extension RequestHeadFields {
+    /// The path with the query, as a link back to this request names it (`/profile/maya?x=1`); the path is the
+    /// decoded one, so pass it through a local-path check before it goes into a `Location`.
+    public var pathAndQuery: String { query.isEmpty ? path : path + "?" + query }
+
     /// The query's `name=value` pairs in order, decoded with `+` as space. Malformed escapes are kept literally,
     /// empty pairs are skipped, and a pair without `=` has the value `""`.
     public var queryItems: [(name: String, value: String)] {

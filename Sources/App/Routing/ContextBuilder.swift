@@ -30,8 +30,8 @@ struct ContextBuilder: Sendable {
                 guard request.method == .get || request.method == .head else {
                     throw HTTPError(.misdirectedRequest, "This site lives at \(canonical). Open it there and try again.")
                 }
-                let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-                return .answered(.redirect(to: canonical.description + (SiteURL.localPath(target) ?? "/"), status: .permanentRedirect))
+                return .answered(
+                    .redirect(to: canonical.description + (SiteURL.localPath(request.pathAndQuery) ?? "/"), status: .permanentRedirect))
             case .refused:
                 throw HTTPError(
                     .misdirectedRequest,

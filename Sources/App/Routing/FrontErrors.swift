@@ -71,14 +71,12 @@ struct UpstreamFailureMiddleware: ContextMiddleware {
             if group == .api {
                 return errors.json("UpstreamFailure", "The story server did not answer properly; try again.", status: status)
             }
-            let request = context.request
-            let retry = request.query.isEmpty ? request.path : request.path + "?" + request.query
             return errors.page(
                 status: status, heading: "Stories are not available right now",
                 message: error.kind == .timeout
                     ? "The story server is taking too long to answer. It may be busy; try again in a moment."
                     : "The story server could not be reached or sent something unexpected. Try again in a moment.",
-                retryHref: SiteURL.localPath(retry), context: context)
+                retryHref: SiteURL.localPath(context.request.pathAndQuery), context: context)
         }
     }
 }
