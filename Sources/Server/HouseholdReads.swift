@@ -1,8 +1,5 @@
 import App
-import Backend
-import Foundation
 import HTTPServer
-import HatkClient
 
 /// The embedded backend's `/img` and `/xrpc` for a household whose stories are its own (`--visibility household`):
 /// a photo goes only to a browser signed in to the front or a client with an access token of the household's
@@ -17,15 +14,13 @@ struct HouseholdReads: Middleware {
 
     func handle(_ request: Request, next: Handler) async throws -> Response {
         if request.path.hasPrefix("/img/"), !signedIn(request), !token(request) {
-            // hatk's error shape, built here: the group's error responder would add CORS headers.
+            // hatk's error shape, built here: the group's error responder puts the message where hatk puts the name.
             return Response(
                 status: .unauthorized, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 body: .bytes(Array(#"{"error":"AuthenticationRequired","message":"Sign in to see this household's photos"}"#.utf8)))
         }
         var response = Self.withoutCORS(try await next(request))
-        if let cache = response.headers["Cache-Control"], cache.contains("public") {
-            response.headers["Cache-Control"] = cache.replacingOccurrences(of: "public", with: "private")
-        }
+        response.markPrivate()
         return response
     }
 }
@@ -38,17 +33,5 @@ extension HouseholdReads {
             response.headers[name] = nil
         }
         return response
-    }
-}
-
-/// The embedded household's photos for the front's link previews, read from the blob store in this process.
-struct EmbeddedPhotos: PhotoSource {
-    let backend: EmbeddedBackend
-
-    func image(at address: String) async throws -> [UInt8] {
-        guard let bytes = try backend.photo(at: address) else {
-            throw HatkError(kind: .http(status: 404, error: "image"), endpoint: "image", detail: "no photo of ours at \(address.prefix(200))")
-        }
-        return bytes
     }
 }

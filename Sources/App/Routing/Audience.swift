@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+public import HTTPServer
 
 /// Whom a server shows its household's stories to (`--visibility`).
 public enum Audience: String, Sendable, CaseIterable {
@@ -39,7 +39,7 @@ struct AccessMiddleware: ContextMiddleware {
         guard audience == .household, access != .anyone else { return try await next(context) }
         guard context.session != nil else { return try refusal(context) }
         var response = try await next(context)
-        response.headers["Cache-Control"] = Self.privateCacheControl(response.headers["Cache-Control"], html: Self.isHTML(response))
+        response.markPrivate()
         return response
     }
 
@@ -49,21 +49,26 @@ struct AccessMiddleware: ContextMiddleware {
             throw HTTPError(.unauthorized, "Sign in first: this household’s stories are for its members.")
         }
         if request.path == SiteURL.home.path { return try frontDoor(context) }
-        let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-        return .redirect(to: SiteURL.login.with([("next", SiteURL.localPath(target) ?? SiteURL.home.path)]), status: .found)
+        return .redirect(to: SiteURL.login.with([("next", SiteURL.localPath(request.pathAndQuery) ?? SiteURL.home.path)]), status: .found)
     }
 
-    static func isHTML(_ response: Response) -> Bool {
-        (response.headers["Content-Type"] ?? "").hasPrefix("text/html")
-    }
+}
 
-    /// A member's answer as no shared cache may keep it: HTML not at all (it names who is signed in), the rest
-    /// (photos, JSON) only in the member's own browser.
-    static func privateCacheControl(_ current: String?, html: Bool) -> String {
-        if html { return "no-store" }
-        guard let current, !current.isEmpty else { return "private, no-cache" }
+extension Response {
+    /// Marks a member's answer as no shared cache may keep it: HTML not at all (it names who is signed in), the rest
+    /// (photos, JSON) only in the member's own browser. The front's household routes and the embedded backend's
+    /// photos and reads share this one rule.
+    public mutating func markPrivate() {
+        if (headers["Content-Type"] ?? "").hasPrefix("text/html") {
+            headers["Cache-Control"] = "no-store"
+            return
+        }
+        guard let current = headers["Cache-Control"], !current.isEmpty else {
+            headers["Cache-Control"] = "private, no-cache"
+            return
+        }
         let directives = current.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0 != "public" && $0 != "private" }
-        return (["private"] + directives).joined(separator: ", ")
+        headers["Cache-Control"] = (["private"] + directives).joined(separator: ", ")
     }
 }
