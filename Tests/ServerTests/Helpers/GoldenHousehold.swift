@@ -42,6 +42,25 @@ actor GoldenHousehold {
             archiveStories = configuration.demoArchiveStories
             fastPasswordHashing = configuration.fastPasswordHashing
         }
+
+        /// A loopback server's configuration that seeds this household and nothing else (no PostgreSQL, no upstream):
+        /// seeding reads only what the key holds.
+        func seeding(into dataDirectory: String, templates: String, assets: String) -> ServeConfiguration {
+            var golden = ServeConfiguration()
+            golden.host = "127.0.0.1"
+            golden.port = 0
+            golden.templatesDirectory = templates
+            golden.publicDirectory = assets
+            golden.demo = true
+            golden.demoPhotosDirectory = photos
+            golden.handleDomain = handleDomain
+            golden.demoExtraMembers = extraMembers
+            golden.demoArchiveStories = archiveStories
+            golden.fastPasswordHashing = fastPasswordHashing
+            golden.dataDirectory = dataDirectory
+            golden.keyDirectory = dataDirectory + "-keys"
+            return golden
+        }
     }
 
     private var templates: [Key: Task<Template, any Error>] = [:]
@@ -72,23 +91,11 @@ actor GoldenHousehold {
         return template.seededAt
     }
 
-    /// Seeds a household as `configuration` would, on a loopback server of its own with nothing else configured
-    /// (no PostgreSQL, no upstream), and stops it.
+    /// Seeds the household `configuration`'s key names on a server of its own, and stops it.
     private static func seed(like configuration: ServeConfiguration) async throws -> Template {
-        var golden = ServeConfiguration()
-        golden.host = "127.0.0.1"
-        golden.port = 0
-        golden.templatesDirectory = configuration.templatesDirectory
-        golden.publicDirectory = configuration.publicDirectory
-        golden.demo = true
-        golden.demoPhotosDirectory = configuration.demoPhotosDirectory
-        golden.handleDomain = configuration.handleDomain
-        golden.demoExtraMembers = configuration.demoExtraMembers
-        golden.demoArchiveStories = configuration.demoArchiveStories
-        golden.fastPasswordHashing = configuration.fastPasswordHashing
-        golden.dataDirectory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)").path
-        golden.keyDirectory = golden.dataDirectory + "-keys"
+        let golden = Key(configuration).seeding(
+            into: FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)").path,
+            templates: configuration.templatesDirectory, assets: configuration.publicDirectory)
         let seededAt = UTCTime.now
         let app = try Application(configuration: golden, clock: { seededAt })
         _ = try await app.seedDemoIfAsked(now: seededAt)
