@@ -38,6 +38,11 @@ summary() {
 }
 trap summary EXIT
 
+# record NAME BEGIN STATUS: a row of the final table, ending now.
+record() {
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$(date +%s)" "$3" >>"$LOGS/phases.tsv"
+}
+
 # phase NAME COMMAND...: runs COMMAND, its output also in $LOGS/NAME.log, and records when it started and ended.
 phase() {
     local name=$1 begin end status
@@ -47,7 +52,7 @@ phase() {
     "$@" 2>&1 | tee "$LOGS/$name.log"
     status=${PIPESTATUS[0]}
     end=$(date +%s)
-    printf '%s\t%s\t%s\t%s\n' "$name" "$begin" "$end" "$status" >>"$LOGS/phases.tsv"
+    record "$name" "$begin" "$status"
     echo "== $name took $((end - begin)) s (exit $status)"
     return "$status"
 }
@@ -61,7 +66,7 @@ job() {
     "$@" >"$LOGS/$name.log" 2>&1
     status=$?
     end=$(date +%s)
-    printf '%s\t%s\t%s\t%s\n' "$name" "$begin" "$end" "$status" >>"$LOGS/phases.tsv"
+    record "$name" "$begin" "$status"
     echo "$status" >"$LOGS/$name.status"
     echo "== $name took $((end - begin)) s (exit $status)"
     if [ "$status" != 0 ]; then
@@ -102,7 +107,7 @@ start_test_installs() {
         begin=$(date +%s)
         make --no-print-directory test-deps test-python demo-photos places-data >"$LOGS/install-tests.log" 2>&1
         status=$?
-        printf '%s\t%s\t%s\t%s\n' "install for the tests (beside the build)" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+        record "install for the tests (beside the build)" "$begin" "$status"
         exit $status
     ) &
     test_installs_pid=$!
@@ -118,11 +123,11 @@ start_background_builds() {
         nice -n 19 "$SWIFT" build -c release --static-swift-stdlib --product grain-stories --scratch-path "$DEB_SCRATCH" \
             >"$LOGS/release.log" 2>&1
         status=$?
-        printf '%s\t%s\t%s\t%s\n' "release build (niced, beside the lanes)" "$begin" "$(date +%s)" "$status" >>"$LOGS/phases.tsv"
+        record "release build (niced, beside the lanes)" "$begin" "$status"
         echo "$status" >"$LOGS/release.status"
         begin=$(date +%s)
         nice -n 19 env SWIFT="$SWIFT" bash Tests/Fuzz/run.sh build >"$LOGS/fuzz-build.log" 2>&1
-        printf '%s\t%s\t%s\t%s\n' "fuzz build (niced, beside the lanes)" "$begin" "$(date +%s)" "$?" >>"$LOGS/phases.tsv"
+        record "fuzz build (niced, beside the lanes)" "$begin" "$?"
         exit $status
     ) &
     background_builds_pid=$!
