@@ -49,6 +49,8 @@
     const del = $(root, "delete"), form = $(root, "delete-form"), more = $(root, "more");
     del.hidden = !mine;
     if (mine) del.href = item.deleteHref;
+    const share = $(root, "share-link");
+    if (share) { share.hidden = !item.sharesHref; if (item.sharesHref) share.href = item.sharesHref; }
     if (form && mine) form.action = item.deleteHref;
     more.hidden = mine;
     more.open = false;

@@ -40,17 +40,20 @@ public struct Front: Sendable {
         let seen: SeenMarks
         let signInLimiter: any RateLimiting
         let uploadLimiter: any RateLimiting
+        let passLimiter: any RateLimiting
         if let shared = dependencies.sharedSessions {
             sessions = shared.sessions
             seen = SeenMarks(storage: shared.seen)
             signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
             uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
+            passLimiter = shared.limiter(scope: "passes", perMinute: settings.passesPerMinute)
         } else {
             let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
             sessions = local
             seen = SeenMarks(database: local.database)
             signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
             uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
+            passLimiter = RateLimiter(perMinute: settings.passesPerMinute)
         }
         let cache = PageCache(ttl: settings.pageCacheTTL)
         let errors = FrontErrors(pages: pages)
@@ -74,9 +77,11 @@ public struct Front: Sendable {
         // One pool for every image the front makes: uploads and previews share the machine's cores.
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
+        let photos = dependencies.photos ?? writer
+        let previews = PreviewImages(photos: photos, work: images)
         let controllers = Controllers(
             pages: StoryPages(
-                pages: pages, seen: keeper, visibility: visibility, previews: PreviewImages(photos: dependencies.photos ?? writer, work: images),
+                pages: pages, seen: keeper, visibility: visibility, previews: previews,
                 memories: Memories(),
                 settings: settings,
                 household: dependencies.household, errors: errors),
@@ -101,12 +106,17 @@ public struct Front: Sendable {
             },
             moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) },
             admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
+            screens: dependencies.household.map { ScreenController(pages: pages, passes: $0, limiter: passLimiter) },
+            shares: dependencies.household.map {
+                ShareLinkController(
+                    pages: pages, passes: $0, previews: previews, photos: photos, visibility: visibility, limiter: passLimiter, errors: errors)
+            },
             operations: OperationsController(
                 probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
         routes = controllers.routes
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
-            clock: dependencies.clock)
+            household: dependencies.household, clock: dependencies.clock)
         pageDeadline = settings.pageDeadline
         self.errors = errors
         pageCache = cache
@@ -128,10 +138,16 @@ public struct Front: Sendable {
         }
     }
 
-    /// Whether a request carries the cookie of a live session (a browser signed in to this front): the composition
-    /// root lets such a browser fetch a household's photos.
-    public func hasLiveSession(_ request: Request) -> Bool {
-        sessionAdmission(request.head) == nil
+    /// Whether a request carries the cookie of a live session (a browser signed in to this front) or of a paired
+    /// screen: the composition root lets such a browser fetch a household's photos. (A screen may thereby fetch any
+    /// photo whose address it knows; it learns addresses only from its kiosk's playlist.)
+    public func admitsPhotos(_ request: Request) -> Bool {
+        if sessionAdmission(request.head) == nil { return true }
+        let now = UTCTime.now
+        for cookies in [CookieSettings(secure: true), CookieSettings(secure: false)] {
+            if (try? builder.screen(request, cookies, now)) != nil { return true }
+        }
+        return false
     }
 
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
@@ -158,7 +174,7 @@ public struct Front: Sendable {
             }
             do {
                 guard route.cached, route.method == .get else { return try await handler(context) }
-                let key = PageCache.key(request, visitor: visitorKey(context.session))
+                let key = PageCache.key(request, visitor: visitorKey(context))
                 return try await pageCache.page(key) { try await handler(context) }
             } catch let error as HTTPError {
                 return errors.render(error, group: route.group, context: context)
@@ -170,7 +186,13 @@ public struct Front: Sendable {
         registry.on(route.method, route.page.pattern, options: options, respond)
     }
 
-    /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks.
+    /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks; a paired
+    /// screen's are its own.
+    func visitorKey(_ context: RequestContext) -> String? {
+        if let screen = context.screen { return "screen#" + screen.id }
+        return visitorKey(context.session)
+    }
+
     func visitorKey(_ session: BrowserSession?) -> String? {
         session.map { $0.idHash + "#" + String(seen.version(for: $0.did)) }
     }
@@ -179,6 +201,10 @@ public struct Front: Sendable {
     /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
     func cachedPage(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
+        // A paired screen is found in the database: the full path looks it up.
+        if request.cookie(CookieSettings(secure: true).screenName) != nil || request.cookie(CookieSettings(secure: false).screenName) != nil {
+            return nil
+        }
         var session: BrowserSession?
         for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
             guard let id = request.cookie(name), !id.isEmpty else { continue }
@@ -349,6 +375,8 @@ public struct FrontSettings: Sendable {
     public var uploadsPerMinute = 30
     /// Sign-in attempts (`POST /login`) one client address may start per minute.
     public var signInsPerMinute = 20
+    /// Pairing links and share links one member may make per minute.
+    public var passesPerMinute = 10
     /// The configured public origin (`--public-url`), used for links that leave the site (the Bluesky post's link
     /// back); nil uses the origin the person posted from.
     public var canonicalOrigin: String?

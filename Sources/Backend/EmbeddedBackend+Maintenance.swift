@@ -21,7 +21,7 @@ extension EmbeddedBackend {
     }
 
     /// Deletes uploads older than ``orphanBlobGrace`` that no record references, the files of blobs no account owns
-    /// any more (including any a failed removal left), and old seen marks.
+    /// any more (including any a failed removal left), old seen marks, unused pairing links and dead share links.
     @discardableResult
     public func collectGarbage() async throws -> GarbageReport {
         let now = clock()
@@ -43,6 +43,8 @@ extension EmbeddedBackend {
             } ?? 0
         }
         report.viewsPruned = try store.pruneViews(now: now)
+        try store.prunePairings(now: now)
+        try store.pruneShares(now: now)
         return report
     }
 }

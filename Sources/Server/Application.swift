@@ -191,7 +191,7 @@ public final class Application: Sendable {
         front.register(on: &router)
         backend?.register(on: &router)
         if let authServer, configuration.audience == .household {
-            let reads = HouseholdReads(signedIn: { [front] in front.hasLiveSession($0) }, token: { authServer.admitsResourceRequest($0.head) })
+            let reads = HouseholdReads(signedIn: { [front] in front.admitsPhotos($0) }, token: { authServer.admitsResourceRequest($0.head) })
             for prefix in ["/img", "/xrpc"] {
                 router.group(prefix) { group in
                     group.use(reads)

@@ -64,7 +64,7 @@ extension Command {
             [["HANDLE", "ROLE", "STATUS", "STORAGE", "QUOTA", "RECORDS"]]
             + members.map {
                 [
-                    $0.handle, $0.isOwner ? "owner" : "member", $0.status + ($0.removalDue.map { " (\($0.prefix(10)))" } ?? ""),
+                    $0.handle, $0.role.rawValue, $0.status + ($0.removalDue.map { " (\($0.prefix(10)))" } ?? ""),
                     "\($0.storageBytes)", $0.quotaBytes.map(String.init) ?? "none", "\($0.recordCount)",
                 ]
             }

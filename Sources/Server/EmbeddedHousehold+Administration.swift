@@ -11,14 +11,17 @@ extension EmbeddedHousehold {
     func members() throws -> [HouseholdMember] {
         try backend.store.members().map {
             HouseholdMember(
-                did: $0.did, handle: $0.handle, isOwner: $0.isOwner, status: $0.status, removalDue: $0.removalDue,
+                did: $0.did, handle: $0.handle, role: HouseholdRole(rawValue: $0.role.rawValue) ?? .guest, status: $0.status,
+                removalDue: $0.removalDue,
                 storageBytes: $0.storageBytes, quotaBytes: $0.quotaBytes, recordCount: $0.recordCount)
         }
     }
 
     func invitations(now: UTCTime) throws -> [HouseholdInvitation] {
         try backend.store.invitations().map {
-            HouseholdInvitation(id: $0.id, createdAt: $0.createdAt, expiresAt: $0.expiresAt, state: $0.state(now: now))
+            HouseholdInvitation(
+                id: $0.id, createdAt: $0.createdAt, expiresAt: $0.expiresAt, state: $0.state(now: now),
+                role: HouseholdRole(rawValue: $0.role.rawValue) ?? .guest)
         }
     }
 

@@ -17,7 +17,9 @@ struct EmbeddedHousehold: HouseholdDirectory {
 
     func isSetupCode(_ code: String) throws -> Bool { try setupCode.matches(code) }
 
-    func isOwner(_ did: String) throws -> Bool { try backend.store.isOwner(did) }
+    func role(of did: String) throws -> HouseholdRole? {
+        try backend.store.role(of: did).flatMap { HouseholdRole(rawValue: $0.rawValue) }
+    }
 
     func createOwner(_ member: NewMember, now: UTCTime) async throws -> String {
         let account = try translated { try backend.store.createOwner(handle: handle(for: member.name), now: now) }
@@ -26,12 +28,14 @@ struct EmbeddedHousehold: HouseholdDirectory {
         return account.handle
     }
 
-    func createInvite(by did: String, now: UTCTime) throws -> String {
-        guard let did = DID.parse(did) else { throw HouseholdError.inviteInvalid }
-        return try backend.store.createInvite(by: did, now: now)
+    func createInvite(by did: String, role: HouseholdRole, now: UTCTime) throws -> String {
+        guard let did = DID.parse(did), let role = AccountRole(rawValue: role.rawValue) else { throw HouseholdError.inviteInvalid }
+        return try backend.store.createInvite(by: did, role: role, now: now)
     }
 
-    func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool { try backend.store.isInviteUsable(token, now: now) }
+    func inviteRole(_ token: String, now: UTCTime) throws -> HouseholdRole? {
+        try backend.store.inviteRole(token, now: now).flatMap { HouseholdRole(rawValue: $0.rawValue) }
+    }
 
     func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String {
         let account = try translated { try backend.store.acceptInvite(token, handle: handle(for: member.name), now: now) }

@@ -2,12 +2,12 @@ import App
 import HTTPServer
 
 /// The embedded backend's `/img` and `/xrpc` for a household whose stories are its own (`--visibility household`):
-/// a photo goes only to a browser signed in to the front or a client with an access token of the household's
+/// a photo goes only to a browser signed in to the front (or a screen paired with it) or a client with an access token of the household's
 /// authorization server (the backend itself refuses a query without a viewer, and a write without credentials), and
 /// no answer carries CORS headers, so another site's page a member opens cannot read the household through their
 /// browser. Photos may stay in the member's own browser cache, never a shared one.
 struct HouseholdReads: Middleware {
-    /// Whether the request carries a live session cookie of the front.
+    /// Whether the request carries a live session cookie of the front, or a paired screen's.
     let signedIn: @Sendable (Request) -> Bool
     /// Whether the request carries an access token of ours (signature, issuer, expiry).
     let token: @Sendable (Request) -> Bool

@@ -21,7 +21,11 @@ struct AdminController: Sendable {
         let form = context.form
         var outcome = Outcome()
         do {
-            if form["action"] == "revoke-invitation" {
+            if form["action"] == "remove-screen" {
+                let removed = try administration.removeScreen(id: form["screen"] ?? "", by: owner.handle)
+                outcome.notice = removed ? "The screen is removed; it shows nothing from its next request on." : nil
+                outcome.error = removed ? nil : "That screen was already removed."
+            } else if form["action"] == "revoke-invitation" {
                 let revoked = try administration.revokeInvitation(id: form["invitation"] ?? "", by: owner.handle, now: context.now)
                 outcome.notice = revoked ? "The invitation was taken back; its link no longer works." : nil
                 outcome.error = revoked ? nil : "That invitation was no longer open."
@@ -70,6 +74,7 @@ struct AdminController: Sendable {
             csrf: csrf, notice: outcome.notice, error: outcome.error, graceDays: AdminPage.graceDays,
             members: try administration.members().map { AdminPage.Row($0, csrf: csrf) },
             invitations: try administration.invitations(now: context.now).map { AdminPage.InvitationRow($0, csrf: csrf) },
+            screens: try administration.screens().map { AdminPage.ScreenRow($0, csrf: csrf, now: context.now) },
             inviteHref: SiteURL.invite.path, reportsHref: SiteURL.adminReports.path)
         return try pages.render("admin", title: "Members", model: model, status: status, form: true, context: context)
     }
@@ -79,8 +84,8 @@ extension AdminController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .admin, access: .members, handler: page),
-            Route(method: .post, page: .admin, access: .members, bodyLimit: 4096, handler: change),
+            Route(method: .get, page: .admin, access: .signedIn, handler: page),
+            Route(method: .post, page: .admin, access: .signedIn, bodyLimit: 4096, handler: change),
         ]
     }
 }

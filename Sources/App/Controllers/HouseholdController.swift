@@ -52,7 +52,12 @@ struct HouseholdController: Sendable {
         "Nobody has an account here yet. Create the first one: you become the household’s owner and can invite the others. "
         + "To show this server is yours, enter the setup code it printed when it started."
     static let joinHeading = "Join the household"
-    static let joinIntro = "You were invited to this household’s stories. Choose a name and a password."
+    static func joinIntro(_ role: HouseholdRole) -> String {
+        role == .guest
+            ? "You were invited to watch this household’s stories as a guest: you can see them, favourite them and comment. "
+                + "Choose a name and a password."
+            : "You were invited to this household’s stories. Choose a name and a password."
+    }
 
     func accountForm(
         _ context: RequestContext, heading: String, intro: String, action: String, asksSetupCode: Bool = false,
@@ -98,43 +103,54 @@ struct HouseholdController: Sendable {
         return try invitePage(context, link: nil)
     }
 
-    /// `POST /invite`: a single-use invitation link on the origin the owner is using.
+    /// `POST /invite`: a single-use invitation link on the origin the owner is using, for a member or a guest.
     func createInvite(_ context: RequestContext) async throws -> Response {
         guard let owner = try ownerSession(context) else { return signInRedirect(next: SiteURL.invite.path) }
-        let token = try directory.createInvite(by: owner.did, now: context.now)
+        guard let role = HouseholdRole(rawValue: context.form["role"] ?? "member"), role != .owner else {
+            throw HTTPError(.badRequest, "Choose whether the invitation is for a member or a guest.")
+        }
+        let token = try directory.createInvite(by: owner.did, role: role, now: context.now)
         // Logged like every owner's action; the link's token never is.
-        log.info("\(owner.handle) made an invitation", fields: ["admin": "invitation"])
-        return try invitePage(context, link: context.origin + SiteURL.join(token: token).path)
+        log.info("\(owner.handle) made an invitation for a \(role.rawValue)", fields: ["admin": "invitation"])
+        return try invitePage(context, link: context.origin + SiteURL.join(token: token).path, role: role)
     }
 
     struct InviteModel: Encodable {
         var csrf: String
         var link: String?
+        /// Whom the link just made is for: "member" or "guest".
+        var role: String
+        var isGuest: Bool
     }
 
-    func invitePage(_ context: RequestContext, link: String?) throws -> Response {
-        try pages.render("invite", title: "Invite someone", model: InviteModel(csrf: context.csrf.value, link: link), form: true, context: context)
+    func invitePage(_ context: RequestContext, link: String?, role: HouseholdRole = .member) throws -> Response {
+        let model = InviteModel(csrf: context.csrf.value, link: link, role: role.label.lowercased(), isGuest: role == .guest)
+        return try pages.render("invite", title: "Invite someone", model: model, form: true, context: context)
     }
 
     /// `GET /join/<token>`.
     func joinForm(_ context: RequestContext) async throws -> Response {
         let token = try context.parameter("token")
-        guard try directory.isInviteUsable(token, now: context.now) else {
+        guard let role = try directory.inviteRole(token, now: context.now) else {
             throw HTTPError(.notFound, HouseholdError.inviteInvalid.description)
         }
-        return try accountForm(context, heading: Self.joinHeading, intro: Self.joinIntro, action: SiteURL.join(token: token).path)
+        return try accountForm(context, heading: Self.joinHeading, intro: Self.joinIntro(role), action: SiteURL.join(token: token).path)
     }
 
     /// `POST /join/<token>`.
     func join(_ context: RequestContext) async throws -> Response {
         let token = try context.parameter("token")
+        guard let role = try directory.inviteRole(token, now: context.now) else {
+            throw HTTPError(.notFound, HouseholdError.inviteInvalid.description)
+        }
         let retry = { (error: InputError, status: HTTPStatus) in
             try accountForm(
-                context, heading: Self.joinHeading, intro: Self.joinIntro, action: SiteURL.join(token: token).path, error: error,
+                context, heading: Self.joinHeading, intro: Self.joinIntro(role), action: SiteURL.join(token: token).path, error: error,
                 status: status)
         }
         do {
-            return try await submit(context, landing: .create, retry: retry) { member in
+            // A member lands on the create form; a guest, who never posts, on the stories.
+            return try await submit(context, landing: role.posts ? .create : .home, retry: retry) { member in
                 try await directory.acceptInvite(token, member: member, now: context.now)
             }
         } catch let error as HouseholdError where error == .inviteInvalid {
@@ -179,8 +195,8 @@ extension HouseholdController {
         [
             Route(method: .get, page: .welcome, access: .anyone, handler: welcome),
             Route(method: .post, page: .welcome, access: .anyone, bodyLimit: 8192, handler: createOwner),
-            Route(method: .get, page: .invite, access: .members, handler: inviteForm),
-            Route(method: .post, page: .invite, access: .members, bodyLimit: 4096, handler: createInvite),
+            Route(method: .get, page: .invite, access: .signedIn, handler: inviteForm),
+            Route(method: .post, page: .invite, access: .signedIn, bodyLimit: 4096, handler: createInvite),
             Route(method: .get, page: .join(token: ""), access: .anyone, handler: joinForm),
             Route(method: .post, page: .join(token: ""), access: .anyone, bodyLimit: 8192, handler: join),
         ]

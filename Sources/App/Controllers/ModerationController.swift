@@ -80,8 +80,8 @@ extension ModerationController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .adminReports, access: .members, handler: reports),
-            Route(method: .post, page: .adminReports, access: .members, bodyLimit: 4096, handler: resolve),
+            Route(method: .get, page: .adminReports, access: .signedIn, handler: reports),
+            Route(method: .post, page: .adminReports, access: .signedIn, bodyLimit: 4096, handler: resolve),
         ]
     }
 }

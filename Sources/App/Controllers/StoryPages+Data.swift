@@ -69,8 +69,9 @@ extension StoryPages {
     func kiosk(_ context: RequestContext) async throws -> Response {
         let options = KioskOptions(query: context.query)
         let slides = try await kioskSlides(context, options)
-        let model = KioskPage.model(
+        var model = KioskPage.model(
             slides, index: Int(context.query("i") ?? "") ?? 0, options: options, durationMs: settings.photoDurationMs)
+        if context.screen != nil { model.exitHref = nil }
         return try pages.render(
             "kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page",
             frameAncestors: settings.kioskFrameAncestors, context: context)
@@ -82,13 +83,14 @@ extension StoryPages {
         json(KioskPage.Playlist(slides: try await kioskSlides(context, KioskOptions(query: context.query))))
     }
 
-    /// Today's slides, and the memories between them when asked for (never for a tablet nobody signed in on).
+    /// Today's slides, and the memories between them when asked for: for a signed-in member, or a screen paired with
+    /// memories (never for a tablet nobody signed in on or paired).
     func kioskSlides(_ context: RequestContext, _ options: KioskOptions) async throws -> [KioskPage.Slide] {
         let visibility = await visibility.filter(for: context)
         let today = try await KioskPage.slides(
             reader: context.reader, authors: KioskPage.authorFilter(options.authors), now: context.now, visibility: visibility,
             showWarned: options.showWarned)
-        guard options.memories, context.viewer != nil else { return today }
+        guard options.memories, context.readsAs != nil, context.screen?.memories ?? true else { return today }
         let groups = await memoryGroups(context, visibility, authors: try await walk(context, visibility))
         let memories = KioskPage.memorySlides(groups, now: context.now, visibility: visibility, showWarned: options.showWarned)
         return KioskPage.interleave(today, memories: memories)

@@ -11,7 +11,7 @@ import Workers
 extension StoryPages {
     /// `GET /profile/<did>/story/<rkey>/preview.jpg`: 1200 × 630, blurred when the story carries a warning.
     func preview(_ context: RequestContext) async throws -> Response {
-        guard let (story, decision) = try await shownStory(context) else { return notFoundImage }
+        guard let (story, decision) = try await shownStory(context) else { return Self.notFoundImage }
         let warned = decision.action == .warnMedia || decision.action == .warnContent
         return try await image(warned ? .blurredLinkPreview : .linkPreview, of: story)
     }
@@ -19,7 +19,7 @@ extension StoryPages {
     /// `GET /profile/<did>/story/<rkey>/blurred.jpg`: a warned story's blurred stand-in (any story's, in fact: it
     /// shows nothing either way).
     func blurred(_ context: RequestContext) async throws -> Response {
-        guard let (story, _) = try await shownStory(context) else { return notFoundImage }
+        guard let (story, _) = try await shownStory(context) else { return Self.notFoundImage }
         return try await image(.placeholder, of: story)
     }
 
@@ -35,23 +35,10 @@ extension StoryPages {
     }
 
     func image(_ kind: PreviewImages.Kind, of story: StoryView) async throws -> Response {
-        let jpeg: [UInt8]
-        do {
-            jpeg = try await previews.image(kind, of: story)
-        } catch is WorkerPool.Busy {
-            throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
-        } catch let error as ImagingError {
-            log.warning("preview of \(story.uri) failed: \(error)")
-            return notFoundImage
-        }
-        var response = Response(status: .ok, headers: ["Content-Type": "image/jpeg"], body: .bytes(jpeg))
-        // Kept briefly: a story hidden later stops being served within minutes.
-        response.headers["Cache-Control"] = "public, max-age=600"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        return response
+        try await previews.response(kind, of: story) ?? Self.notFoundImage
     }
 
-    var notFoundImage: Response {
+    static var notFoundImage: Response {
         var response = Response.text("No such image.", status: .notFound)
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -24,7 +24,7 @@ struct StoryPages: Sendable {
         let authors = try await walk(context, filter)
         let seenState = try seen.state(for: context.viewer)
         var model = HomePage.model(
-            authors, seen: seenState, viewer: context.viewer,
+            authors, seen: seenState, viewer: context.viewer, canPost: context.role?.posts ?? true,
             csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs,
             chrome: await chrome(context))
         let stories = try await ActiveStories.of(authors, reader: context.reader)
@@ -52,7 +52,7 @@ struct StoryPages: Sendable {
         return StoryPage.Chrome(
             signedIn: context.viewer != nil, csrf: context.session == nil ? nil : context.csrf.value,
             loginHref: SiteURL.login.with([("next", SiteURL.localPath(context.request.path))]),
-            reasons: ReportReason.from(labels.definitions))
+            reasons: ReportReason.from(labels.definitions), canShare: household != nil && context.role?.posts == true)
     }
 
     /// `/stories/<actor>`: picks the story to open (the first not yet seen) and redirects to its permalink. An author
@@ -170,14 +170,14 @@ extension StoryPages {
             Route(method: .get, page: .stories(actor: ""), access: .viewers, handler: stories),
             Route(method: .get, page: .story(did: "", rkey: ""), access: .viewers, cached: true, handler: story),
             Route(method: .get, page: .profile(actor: ""), access: .viewers, cached: true, handler: profile),
-            Route(method: .get, page: .memories(years: 0), access: .members, cached: true, handler: memories),
-            Route(method: .get, page: .kiosk, access: .viewers, cached: true, handler: kiosk),
+            Route(method: .get, page: .memories(years: 0), access: .signedIn, cached: true, handler: memories),
+            Route(method: .get, page: .kiosk, access: .screens, cached: true, handler: kiosk),
             Route(method: .get, page: .kioskSettings, access: .viewers, handler: kioskSettings),
             Route(method: .get, page: .kioskQR, access: .viewers, handler: kioskQR),
             Route(method: .get, page: .storyQR(did: "", rkey: ""), access: .viewers, handler: storyQR),
             Route(method: .get, page: .storiesData(actor: ""), access: .viewers, group: .api, cached: true, handler: storiesData),
-            Route(method: .get, page: .kioskData, access: .viewers, group: .api, cached: true, handler: kioskData),
-            Route(method: .post, page: .seen, access: .members, group: .api, bodyLimit: 4096, handler: markSeen),
+            Route(method: .get, page: .kioskData, access: .screens, group: .api, cached: true, handler: kioskData),
+            Route(method: .post, page: .seen, access: .signedIn, group: .api, bodyLimit: 4096, handler: markSeen),
             Route(method: .get, page: .storyPreview(did: "", rkey: ""), access: .viewers, cached: true, handler: preview),
             Route(method: .get, page: .storyBlurred(did: "", rkey: ""), access: .viewers, cached: true, handler: blurred),
         ]

@@ -291,22 +291,22 @@ extension StoryWrites {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .create, access: .members, handler: createForm),
+            Route(method: .get, page: .create, access: .posters, handler: createForm),
             Route(
-                method: .post, page: .create, access: .members, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                method: .post, page: .create, access: .posters, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
                 handler: createStory),
             Route(
-                method: .post, page: .createInspect, access: .members, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024,
+                method: .post, page: .createInspect, access: .posters, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024,
                 requiresSession: true,
                 handler: inspectPhoto),
-            Route(method: .get, page: .placesData, access: .members, group: .api, handler: placesData),
+            Route(method: .get, page: .placesData, access: .posters, group: .api, handler: placesData),
             Route(method: .get, page: .manifest, access: .anyone, handler: WebManifest.respond),
             Route(
-                method: .post, page: .share, access: .members, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                method: .post, page: .share, access: .posters, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
                 shareTarget: true,
                 handler: sharePhoto),
-            Route(method: .get, page: .deleteStory(did: "", rkey: ""), access: .members, handler: deleteConfirm),
-            Route(method: .post, page: .deleteStory(did: "", rkey: ""), access: .members, bodyLimit: 4096, handler: deleteStory),
+            Route(method: .get, page: .deleteStory(did: "", rkey: ""), access: .posters, handler: deleteConfirm),
+            Route(method: .post, page: .deleteStory(did: "", rkey: ""), access: .posters, bodyLimit: 4096, handler: deleteStory),
         ]
     }
 }

@@ -1,3 +1,4 @@
+import ATProto
 import Foundation
 import Units
 
@@ -13,14 +14,19 @@ enum AdminPage {
         var graceDays: Int
         var members: [Row]
         var invitations: [InvitationRow]
+        var screens: [ScreenRow]
         var inviteHref: String
         /// The review of members' reports, on its own page.
         var reportsHref: String
+        /// Where screens are paired.
+        var kioskSettingsHref = SiteURL.kioskSettings.path
     }
 
     struct Row: Encodable {
         var csrf: String
         var handle: String
+        /// "Owner", "Member" or "Guest".
+        var role: String
         var status: String
         var storage: String
         var quota: String
@@ -36,6 +42,7 @@ enum AdminPage {
         init(_ member: HouseholdMember, csrf: String) {
             self.csrf = csrf
             handle = member.handle
+            role = member.role.label
             status = member.status
             storage = ByteCount.text(member.storageBytes)
             quota = member.quotaBytes.map(ByteCount.text) ?? "none"
@@ -55,6 +62,7 @@ enum AdminPage {
         var created: String
         var expires: String
         var state: String
+        var role: String
         var isOpen: Bool
 
         init(_ invitation: HouseholdInvitation, csrf: String) {
@@ -63,7 +71,23 @@ enum AdminPage {
             created = String(invitation.createdAt.prefix(16)).replacingOccurrences(of: "T", with: " ")
             expires = String(invitation.expiresAt.prefix(16)).replacingOccurrences(of: "T", with: " ")
             state = invitation.state
+            role = invitation.role.label
             isOpen = invitation.state == "open"
+        }
+    }
+
+    struct ScreenRow: Encodable {
+        var csrf: String
+        var id: String
+        var name: String
+        /// "just now", "5 min ago"…; "never" for a screen not seen since pairing.
+        var lastSeen: String
+
+        init(_ screen: PairedScreen, csrf: String, now: UTCTime) {
+            self.csrf = csrf
+            id = screen.id
+            name = screen.name
+            lastSeen = screen.lastSeen.flatMap { UTCTime(iso8601: $0) }.map { RelativeTime.long($0, now: now) } ?? "never"
         }
     }
 }

@@ -15,7 +15,8 @@ enum HomePage {
     }
 
     struct Model: Encodable, Equatable {
-        var you: YourStory
+        /// Nil for a guest, who never posts and so never appears in the strip.
+        var you: YourStory?
         var authors: [AuthorTile]
         /// Every story of the strip's authors, newest first.
         var today: [TodayGrid.Tile] = []
@@ -26,9 +27,11 @@ enum HomePage {
         var shell: StoryPage.Model
     }
 
-    /// - Parameter authors: the visitor's walk, newest first, with muted and blocked authors already left out.
+    /// - Parameters:
+    ///   - authors: the visitor's walk, newest first, with muted and blocked authors already left out.
+    ///   - canPost: false for a guest: no "Your story" tile.
     static func model(
-        _ authors: [StoryAuthor], seen: SeenState, viewer: String?, csrf: String? = nil,
+        _ authors: [StoryAuthor], seen: SeenState, viewer: String?, canPost: Bool = true, csrf: String? = nil,
         durationMs: Int = StoryPage.photoDuration * 1000, chrome: StoryPage.Chrome = .anonymous
     ) -> Model {
         let authors = seen.ordered(authors)
@@ -40,9 +43,10 @@ enum HomePage {
                 latestAt: author.latestAt)
         }
         return Model(
-            you: YourStory(
-                createHref: SiteURL.create.path, viewHref: mine.map { SiteURL.stories(actor: $0.profile.did).path },
-                avatar: mine.map(tile)),
+            you: canPost
+                ? YourStory(
+                    createHref: SiteURL.create.path, viewHref: mine.map { SiteURL.stories(actor: $0.profile.did).path },
+                    avatar: mine.map(tile)) : nil,
             authors: authors.filter { $0.profile.did != viewer }.enumerated().map { index, author in
                 var made = tile(author)
                 made.lazy = index >= firstScreen

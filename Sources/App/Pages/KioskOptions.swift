@@ -73,6 +73,9 @@ struct KioskOptions: Equatable, Sendable {
     }
 
     /// The query items that differ from the defaults, in a fixed order.
+    /// The options as a kiosk address's query string (without the `?`; empty for the defaults).
+    var queryString: String { String(SiteURL.kiosk.with(items).drop { $0 != "?" }.dropFirst()) }
+
     var items: [(String, String?)] {
         [
             ("authors", authors), ("warned", showWarned ? "show" : nil), ("refresh", refreshSeconds.map(String.init)),

@@ -34,6 +34,8 @@ enum KioskPage {
         var refreshMs: Int
         var durationMs: Int
         var durationSeconds: Int
+        /// Where Exit leads; nil on a paired screen, which has nowhere else to go.
+        var exitHref: String? = SiteURL.home.path
     }
 
     /// Kiosks re-read the author list this often unless told otherwise (`?refresh=` seconds, 2 to 3600).

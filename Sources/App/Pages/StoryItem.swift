@@ -36,6 +36,8 @@ struct StoryItem: Encodable, Equatable {
     var expired: Bool
     /// Set for the signed-in author's own stories.
     var deleteHref: String?
+    /// The author's share links to it (their own stories only; the viewer offers it where `Chrome.canShare`).
+    var sharesHref: String?
     /// Set while the story is behind its warning.
     var warning: Warning?
     /// The photo of a warned story, for the script's Show button.
@@ -88,6 +90,7 @@ struct StoryItem: Encodable, Equatable {
         self.seen = seen
         expired = StoryRecord.isExpired(createdAt: created, now: now)
         deleteHref = mine ? SiteURL.deleteStory(did: did, rkey: rkey).path : nil
+        sharesHref = mine ? SiteURL.storyShares(did: did, rkey: rkey).path : nil
         switch decision.action {
         case .warnMedia, .warnContent:
             if revealed {

@@ -36,6 +36,8 @@ public enum StoryPage {
         var csrf: String?
         var loginHref: String
         var reasons: [ReportReason]
+        /// Whether the visitor may make share links to their own stories (a household's posting members).
+        var canShare = false
 
         static let anonymous = Chrome(signedIn: false, csrf: nil, loginHref: SiteURL.login.path, reasons: [])
     }

@@ -49,6 +49,8 @@ public struct PageRenderer: Sendable {
         var signedInAs: String?
         /// For the header's sign-out button.
         var csrf: String?
+        /// Whether the header offers "New story": not to a guest, who never posts.
+        var canPost: Bool
         var homeHref = SiteURL.home.path
         var loginHref = SiteURL.login.path
         var logoutHref = SiteURL.logout.path
@@ -68,7 +70,7 @@ public struct PageRenderer: Sendable {
         let layout = Layout(
             title: title, nonce: nonce, stylesheet: assets.url(for: "css/app.css"),
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
-            csrf: context?.session == nil ? nil : context?.csrf.value,
+            csrf: context?.session == nil ? nil : context?.csrf.value, canPost: context?.role?.posts ?? true,
             activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta)
         guard case .dictionary(var values) = try TemplateValue(encoding: layout) else {
             preconditionFailure("a struct always encodes to a dictionary")

@@ -17,27 +17,37 @@ enum RouteAccess: Sendable {
     /// Anyone who reaches the server: signing in, the first-run and invitation pages, health and metrics, the web
     /// app manifest, the OAuth client metadata.
     case anyone
-    /// Whoever the stories are for: anyone on a public server; on a household's, a signed-in person.
+    /// Whoever the stories are for: anyone on a public server; on a household's, a signed-in person (member or guest).
     case viewers
-    /// A signed-in person, on any server. On a public server the handler answers a stranger itself (a redirect to
-    /// sign in, a 401) and checks more where it must (the owner, the story's author).
-    case members
+    /// The kiosk: whoever `viewers` admits, and on a household's server also a paired screen, which reaches nothing else.
+    case screens
+    /// A signed-in person (member or guest), on any server. On a public server the handler answers a stranger itself
+    /// (a redirect to sign in, a 401) and checks more where it must (the owner, the story's author).
+    case signedIn
+    /// Like `signedIn`, but not a guest: posting, and what only a poster has (their stories' links, screens).
+    case posters
 }
 
 /// Keeps a household's routes from strangers: on a `household` server, a request without a session to anything but
-/// an `.anyone` route gets the sign-in page's way in, and nothing of the household. The home page answers with the
-/// household's front door (a Sign in button, no names, counts or images); other pages send the visitor to sign in
-/// and come back; script endpoints and forms answer 401. Every answer it lets through is marked private, so no shared
-/// cache keeps a member's page.
+/// an `.anyone` route (or, from a paired screen, a `.screens` route) gets the sign-in page's way in, and nothing of
+/// the household. The home page answers with the household's front door (a Sign in button, no names, counts or
+/// images); other pages send the visitor to sign in and come back; script endpoints and forms answer 401. Every
+/// answer it lets through is marked private, so no shared cache keeps a member's page. On any server, a guest is
+/// refused what is for posters, with a page that says why.
 struct AccessMiddleware: ContextMiddleware {
     let access: RouteAccess
     let audience: Audience
     let group: Route.Group
     let frontDoor: @Sendable (RequestContext) throws -> Response
 
+    static let guestsDoNotPost =
+        "You are this household’s guest: guests watch, favourite and comment, and only its members post stories. "
+        + "Ask the household’s owner if you would like to post too."
+
     func handle(_ context: RequestContext, next: @escaping ContextHandler) async throws -> Response {
+        if access == .posters, context.role == .guest { throw HTTPError(.forbidden, Self.guestsDoNotPost) }
         guard audience == .household, access != .anyone else { return try await next(context) }
-        guard context.session != nil else { return try refusal(context) }
+        guard context.session != nil || (access == .screens && context.screen != nil) else { return try refusal(context) }
         var response = try await next(context)
         response.markPrivate()
         return response

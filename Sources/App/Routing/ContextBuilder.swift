@@ -10,6 +10,8 @@ struct ContextBuilder: Sendable {
     let sessions: any SessionStoring
     let stories: any StorySource
     let credentials: SessionCredentials
+    /// The household's roles and paired screens; nil against a remote hatk.
+    let household: (any HouseholdDirectory)?
     let clock: @Sendable () -> UTCTime
 
     enum Outcome {
@@ -43,13 +45,22 @@ struct ContextBuilder: Sendable {
         let session = try request.cookie(cookies.sessionName).flatMap { id in
             id.isEmpty ? nil : try sessions.session(id: id, now: now.unixSeconds)
         }
-        let viewer = session.flatMap { session in
-            DID.parse(session.did).map { did in
+        let role = try session.flatMap { try household?.role(of: $0.did) }
+        // A screen's credential counts only without a session: a member's own browser is the member.
+        let screen = try session == nil ? screen(request, cookies, now) : nil
+        let viewer: StoryViewer?
+        if let session {
+            viewer = DID.parse(session.did).map { did in
                 StoryViewer(did: did) { [credentials] in try await credentials.credentials(for: session, now: now) }
+            }
+        } else {
+            // Screens exist only in the embedded household, whose in-process reader never asks for credentials.
+            viewer = screen.flatMap { DID.parse($0.pairedBy) }.map { did in
+                StoryViewer(did: did) { throw HTTPError(.unauthorized, "A screen reads the kiosk only.") }
             }
         }
         var context = RequestContext(
-            request: request, origin: origin, now: now, session: session, cookies: cookies,
+            request: request, origin: origin, now: now, session: session, role: role, screen: screen, cookies: cookies,
             csrf: cookies.csrfToken(for: request), reader: stories.reader(for: viewer))
         if request.method == .post {
             do { context.form = try FormFields(request) } catch {
@@ -57,5 +68,12 @@ struct ContextBuilder: Sendable {
             }
         }
         return .ready(context)
+    }
+
+    /// The paired screen the request's screen cookie names, if it is still paired.
+    func screen(_ request: Request, _ cookies: CookieSettings, _ now: UTCTime) throws -> PairedScreen? {
+        guard let household, let credential = request.cookie(cookies.screenName), !credential.isEmpty, credential.utf8.count <= 128
+        else { return nil }
+        return try household.screen(credential: credential, now: now)
     }
 }

@@ -14,6 +14,11 @@ struct RequestContext: Sendable {
     let now: UTCTime
     /// The signed-in visitor, if the session cookie names a live session.
     let session: BrowserSession?
+    /// The signed-in visitor's role in the household: nil without a session, and against a remote hatk (whose
+    /// signed-in people all post).
+    let role: HouseholdRole?
+    /// The paired screen this browser is (a wall tablet with the household's screen credential), when it has no session.
+    let screen: PairedScreen?
     /// Our cookies' names and attributes for this origin (`__Host-` and `Secure` over HTTPS).
     let cookies: CookieSettings
     /// The visitor's CSRF token for forms on the page; its cookie goes out with the page when new.
@@ -27,6 +32,10 @@ struct RequestContext: Sendable {
 
     /// The signed-in visitor's DID.
     var viewer: String? { session?.did }
+
+    /// Whom reads are made as (their mutes and blocks, their memories): the signed-in visitor, or the member who paired
+    /// this screen.
+    var readsAs: String? { session?.did ?? screen?.pairedBy }
 
     /// A query parameter.
     func query(_ name: String) -> String? { request.query(name) }

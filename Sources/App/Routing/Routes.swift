@@ -42,11 +42,15 @@ struct Controllers: Sendable {
     let moderation: ModerationController?
     /// The owner's `/admin` page; absent with the household.
     let admin: AdminController?
+    /// Paired screens; absent against a remote hatk.
+    let screens: ScreenController?
+    /// Share links; absent against a remote hatk.
+    let shares: ShareLinkController?
     let operations: OperationsController
 
     /// Every route of the front: each controller's own, and the household's where there is one.
     var routes: [Route] {
         pages.routes + signIn.routes + writes.routes + social.routes + operations.routes + (moderation?.routes ?? [])
-            + (household?.routes ?? []) + (admin?.routes ?? [])
+            + (household?.routes ?? []) + (admin?.routes ?? []) + (screens?.routes ?? []) + (shares?.routes ?? [])
     }
 }

@@ -76,6 +76,20 @@ public enum SiteURL: Sendable, Equatable {
     case storyQR(did: String, rkey: String)
     /// "On this day": one year's memories in the viewer (`?i=` the story), for signed-in members only.
     case memories(years: Int)
+    /// Makes a screen's one-time pairing link (POST, from the kiosk settings).
+    case screenPairings
+    /// A pairing link, opened on the tablet: the confirm page (GET) and the pairing itself (POST).
+    case screenPairing(token: String)
+    /// The QR code (SVG) of a pairing link, while it can still be used.
+    case screenPairingQR(token: String)
+    /// An author's share links to one of their stories: the list with Revoke (GET), a new link or a revocation (POST).
+    case storyShares(did: String, rkey: String)
+    /// A share link: one story, for whoever has the link.
+    case sharedStory(token: String)
+    /// The shared story's photo, through its link.
+    case sharedPhoto(token: String)
+    /// The shared story's link preview (Open Graph image), through its link.
+    case sharedPreview(token: String)
 
     /// One piece of a path: fixed text, or a value the router captures under a name.
     enum Segment: ExpressibleByStringLiteral {
@@ -130,6 +144,13 @@ public enum SiteURL: Sendable, Equatable {
         case .kioskSettings: ["kiosk", "settings"]
         case .kioskQR: ["kiosk", "qr.svg"]
         case .storyQR(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["qr.svg"]
+        case .screenPairings: ["kiosk", "pair"]
+        case .screenPairing(let token): ["kiosk", "pair", .value("token", token)]
+        case .screenPairingQR(let token): ["kiosk", "pair", .value("token", token), "qr.svg"]
+        case .storyShares(let did, let rkey): SiteURL.story(did: did, rkey: rkey).segments + ["shares"]
+        case .sharedStory(let token): ["s", .value("token", token)]
+        case .sharedPhoto(let token): ["s", .value("token", token), "photo.jpg"]
+        case .sharedPreview(let token): ["s", .value("token", token), "preview.jpg"]
         }
     }
 

@@ -3,20 +3,22 @@ import Foundation
 
 /// The household's accounts, as the first-run page, invitations and the header need them. Only the embedded
 /// backend has one; against a remote hatk accounts live there.
-public protocol HouseholdDirectory: Sendable {
+public protocol HouseholdDirectory: HouseholdPasses {
     /// Handles end in this domain: `maya.home.test`.
     var handleDomain: String { get }
     /// True while the household has no account at all (the first visitor must create the owner).
     func needsOwner() throws -> Bool
     /// Whether the setup code printed at start (and kept in the data directory) is `code`.
     func isSetupCode(_ code: String) throws -> Bool
-    func isOwner(_ did: String) throws -> Bool
+    /// The role of the account `did`; nil for no account of this household.
+    func role(of did: String) throws -> HouseholdRole?
     /// Creates the owner with a profile and password; fails with `HouseholdError.alreadySetUp` once one exists.
     func createOwner(_ member: NewMember, now: UTCTime) async throws -> String
-    /// A single-use invitation token made by the owner `did`.
-    func createInvite(by did: String, now: UTCTime) throws -> String
-    func isInviteUsable(_ token: String, now: UTCTime) throws -> Bool
-    /// Uses the invitation to create a member; returns the new handle.
+    /// A single-use invitation token made by the owner `did`, making whoever uses it a `role` (member or guest).
+    func createInvite(by did: String, role: HouseholdRole, now: UTCTime) throws -> String
+    /// The role an open invitation gives; nil when it cannot be used (unknown, used, revoked, expired alike).
+    func inviteRole(_ token: String, now: UTCTime) throws -> HouseholdRole?
+    /// Uses the invitation to create a member or guest; returns the new handle.
     func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String
     /// Every member with their storage use, the owner first.
     func members() throws -> [HouseholdMember]
@@ -27,6 +29,10 @@ public protocol HouseholdDirectory: Sendable {
     func administer(_ change: MemberChange, member: String, now: UTCTime) async throws -> MemberChangeResult
     /// Takes back an open invitation by its id; false when it was not open.
     func revokeInvitation(id: String, now: UTCTime) throws -> Bool
+}
+
+extension HouseholdDirectory {
+    func isOwner(_ did: String) throws -> Bool { try role(of: did) == .owner }
 }
 
 /// Who is joining: the name becomes the first label of the handle.

@@ -1,10 +1,34 @@
 import ATProto
 
+/// What a person may do in the household. The backend keeps it with the account; the front asks for it once per
+/// request (`RequestContext.role`).
+public enum HouseholdRole: String, Sendable, CaseIterable {
+    /// Administers the household: invites, removes, reviews reports, pairs screens.
+    case owner
+    /// Posts stories, and watches, favourites and comments.
+    case member
+    /// Watches, favourites and comments (a grandparent on their own phone); never posts and never appears in the
+    /// strip.
+    case guest
+
+    /// Whether they may post stories.
+    public var posts: Bool { self != .guest }
+
+    /// How the invitation form and the admin page name it.
+    var label: String {
+        switch self {
+        case .owner: "Owner"
+        case .member: "Member"
+        case .guest: "Guest"
+        }
+    }
+}
+
 /// One account as the owner's page and `users list` show it.
 public struct HouseholdMember: Sendable, Equatable {
     public var did: String
     public var handle: String
-    public var isOwner: Bool
+    public var role: HouseholdRole
     /// `active`, `disabled` or `removal pending`.
     public var status: String
     /// When the account, its records and its blobs are deleted (ISO 8601); nil unless a removal is pending.
@@ -15,13 +39,15 @@ public struct HouseholdMember: Sendable, Equatable {
     public var quotaBytes: Int?
     public var recordCount: Int
 
+    public var isOwner: Bool { role == .owner }
+
     public init(
-        did: String, handle: String, isOwner: Bool, status: String, removalDue: String?, storageBytes: Int, quotaBytes: Int?,
+        did: String, handle: String, role: HouseholdRole, status: String, removalDue: String?, storageBytes: Int, quotaBytes: Int?,
         recordCount: Int
     ) {
         self.did = did
         self.handle = handle
-        self.isOwner = isOwner
+        self.role = role
         self.status = status
         self.removalDue = removalDue
         self.storageBytes = storageBytes
@@ -37,9 +63,12 @@ public struct HouseholdInvitation: Sendable, Equatable {
     public var expiresAt: String
     /// `open`, `used`, `revoked` or `expired`.
     public var state: String
+    /// What the invitation makes the person who uses it.
+    public var role: HouseholdRole
 
-    public init(id: String, createdAt: String, expiresAt: String, state: String) {
+    public init(id: String, createdAt: String, expiresAt: String, state: String, role: HouseholdRole = .member) {
         self.id = id
+        self.role = role
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.state = state

@@ -35,6 +35,16 @@ public struct MemberAdministration: Sendable {
         return revoked
     }
 
+    /// The paired screens, most recently seen first.
+    public func screens() throws -> [PairedScreen] { try directory.screens() }
+
+    /// Unpairs a screen: its next request is a stranger's. False when there was none.
+    public func removeScreen(id: String, by actor: String) throws -> Bool {
+        let removed = try directory.removeScreen(id: id)
+        if removed { log.info("\(actor) removed a paired screen", fields: ["admin": "screen"]) }
+        return removed
+    }
+
     /// Removes what the front keeps of members the household deleted (sessions and seen marks).
     public func forget(_ did: String) throws {
         try sessions.deleteAll(of: did)

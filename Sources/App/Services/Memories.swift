@@ -29,7 +29,7 @@ final class Memories: Sendable {
     /// - Parameter authors: the strip's authors (muted and blocked ones already out), whose archives a remote hatk is
     ///   asked for.
     func groups(for context: RequestContext, authors: [StoryAuthor], filter: StoryFilter) async throws -> [Group] {
-        guard let viewer = context.viewer else { return [] }
+        guard let viewer = context.readsAs else { return [] }
         let window = MemoryWindow(now: context.now)
         let candidates: [StoryView]
         if let reader = context.reader as? any MemoryReading {
@@ -67,7 +67,7 @@ final class Memories: Sendable {
         let reader = context.reader
         let now = context.unixNow
         let day = window.dates[0]
-        let viewer = context.viewer ?? ""
+        let viewer = context.readsAs ?? ""
         return try await withThrowingTaskGroup(of: [StoryView].self) { group in
             for did in dids {
                 guard let actor = DID.parse(did) else { continue }

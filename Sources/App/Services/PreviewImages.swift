@@ -1,7 +1,9 @@
 import ATProto
+import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Logging
 import Synchronization
 import Workers
 
@@ -52,6 +54,26 @@ final class PreviewImages: Sendable {
             while cache.order.count > Self.capacity { cache.entries[cache.order.removeFirst()] = nil }
         }
         return jpeg
+    }
+}
+
+extension PreviewImages {
+    /// The rendition as a response; nil when the photo cannot be read. A full pool answers 503 with Retry-After.
+    func response(_ kind: Kind, of story: StoryView, cacheControl: String = "public, max-age=600") async throws -> Response? {
+        let jpeg: [UInt8]
+        do {
+            jpeg = try await image(kind, of: story)
+        } catch is WorkerPool.Busy {
+            throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
+        } catch let error as ImagingError {
+            log.warning("preview of \(story.uri) failed: \(error)")
+            return nil
+        }
+        var response = Response(status: .ok, headers: ["Content-Type": "image/jpeg"], body: .bytes(jpeg))
+        // Kept briefly: a story hidden later stops being served within minutes.
+        response.headers["Cache-Control"] = cacheControl
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
     }
 }
 

@@ -40,7 +40,7 @@ final class Visibility: Sendable {
 
     func filter(for context: RequestContext) async -> StoryFilter {
         async let policy = labels.current()
-        guard let viewer = context.viewer else { return StoryFilter(policy: await policy.policy, relationships: .none) }
+        guard let viewer = context.readsAs else { return StoryFilter(policy: await policy.policy, relationships: .none) }
         let relationships = await self.relationships(of: viewer, reader: context.reader, now: context.unixNow)
         return StoryFilter(policy: await policy.policy, relationships: relationships)
     }

@@ -1,7 +1,8 @@
 import Crypto
 import HTTPServer
 
-/// Our cookies: the session id, the CSRF token every form echoes back (double submit), and the sign-in binding.
+/// Our cookies: the session id, the CSRF token every form echoes back (double submit), the sign-in binding, and a
+/// paired screen's credential.
 /// Over HTTPS they take the `__Host-` prefix and `Secure`, which pins them to this exact origin.
 struct CookieSettings: Sendable {
     let secure: Bool
@@ -10,6 +11,8 @@ struct CookieSettings: Sendable {
     var csrfName: String { secure ? "__Host-gs_csrf" : "gs_csrf" }
     /// Ties a sign-in in progress to the browser that started it, for the ten minutes it may take.
     var signInName: String { secure ? "__Host-gs_signin" : "gs_signin" }
+    /// A paired screen's credential: long-lived, read only for the kiosk and its photos.
+    var screenName: String { secure ? "__Host-gs_screen" : "gs_screen" }
 
     func setCookie(_ name: String, _ value: String, maxAge: Int) -> String {
         "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")

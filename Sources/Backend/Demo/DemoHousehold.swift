@@ -114,7 +114,7 @@ public enum DemoHousehold {
         for (index, member) in members.enumerated() {
             // The first member owns the household, so invitations and the owner's pages can be tried at once.
             let account = try add(
-                member, role: index == 0 ? "owner" : "member", profileCreatedAt: now.adding(seconds: -86400 * 30).iso8601,
+                member, role: index == 0 ? .owner : .member, profileCreatedAt: now.adding(seconds: -86400 * 30).iso8601,
                 into: backend, photos: photos, handleDomain: handleDomain, now: now)
             handles.append(account.handle)
         }
@@ -124,7 +124,7 @@ public enum DemoHousehold {
     /// Creates one member with an avatar, a profile and their stories.
     @discardableResult
     private static func add(
-        _ member: Member, role: String = "member", profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
+        _ member: Member, role: AccountRole = .member, profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
         now: UTCTime
     ) throws -> Account {
         let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", role: role, now: now)

@@ -12,7 +12,7 @@ extension BackendStore {
     public struct Member: Sendable, Equatable {
         public var did: String
         public var handle: String
-        public var role: String
+        public var role: AccountRole
         public var createdAt: String
         public var disabledAt: String?
         /// When the account, its records and its blobs are deleted; nil unless a removal is pending.
@@ -23,7 +23,7 @@ extension BackendStore {
         public var storageBytes: Int
         public var recordCount: Int
 
-        public var isOwner: Bool { role == "owner" }
+        public var isOwner: Bool { role == .owner }
         /// `active`, `disabled` or `removal pending`.
         public var status: String { removalDue != nil ? "removal pending" : disabledAt != nil ? "disabled" : "active" }
     }
@@ -63,7 +63,7 @@ extension BackendStore {
 
     static func member(_ row: Row) -> Member {
         Member(
-            did: row.string("did") ?? "", handle: row.string("handle") ?? "", role: row.string("role") ?? "member",
+            did: row.string("did") ?? "", handle: row.string("handle") ?? "", role: AccountRole(stored: row.string("role")),
             createdAt: row.string("created_at") ?? "", disabledAt: row.string("disabled_at"), removalDue: row.string("removal_due"),
             quotaBytes: row.int("quota_bytes"), storageBytes: row.int("storage") ?? 0, recordCount: row.int("records") ?? 0)
     }
@@ -119,7 +119,8 @@ extension BackendStore {
     }
 
     /// Deletes an account whose removal was scheduled, with everything it owns in this database: records (and their
-    /// indexes), blob rows, seen marks, mutes, preferences, the reports it made and the invitations it holds.
+    /// indexes), blob rows, seen marks, mutes, preferences, the reports it made, the invitations it holds, the screens
+    /// it paired and its share links.
     /// Other members' favourites and comments on its stories stay, as they do when a story is deleted.
     /// - Returns: the CIDs no account owns any more, whose files may go; nil when no removal was pending.
     func purgeScheduled(_ did: DID) throws -> [String]? {
@@ -134,7 +135,8 @@ extension BackendStore {
                 "DELETE FROM blob_refs WHERE did = ?", "DELETE FROM records WHERE did = ?", "DELETE FROM blobs WHERE did = ?",
                 "DELETE FROM story_views WHERE did = ?", "DELETE FROM mutes WHERE did = ? OR subject = ?",
                 "DELETE FROM preferences WHERE did = ?", "DELETE FROM reports WHERE reported_by = ?",
-                "UPDATE invites SET used_by = NULL WHERE used_by = ?", "DELETE FROM accounts WHERE did = ?",
+                "UPDATE invites SET used_by = NULL WHERE used_by = ?", "DELETE FROM screens WHERE paired_by = ?",
+                "DELETE FROM shares WHERE author = ?", "DELETE FROM accounts WHERE did = ?",
             ] {
                 let placeholders = sql.filter { $0 == "?" }.count
                 try connection.execute(sql, Array(repeating: did.rawValue, count: placeholders))
@@ -185,6 +187,8 @@ extension BackendStore {
         public var expiresAt: String
         public var usedBy: String?
         public var revokedAt: String?
+        /// What the invitation makes its user.
+        public var role: AccountRole
 
         /// `open`, `used`, `revoked` or `expired` at `now`.
         public func state(now: UTCTime) -> String {
@@ -199,13 +203,13 @@ extension BackendStore {
         try database.read {
             try $0.query(
                 """
-                SELECT i.token_hash, i.created_at, i.expires_at, a.handle AS used_by, i.revoked_at
+                SELECT i.token_hash, i.created_at, i.expires_at, a.handle AS used_by, i.revoked_at, i.role
                 FROM invites i LEFT JOIN accounts a ON a.did = i.used_by ORDER BY i.created_at DESC LIMIT 100
                 """)
         }.map {
             Invitation(
                 id: $0.string("token_hash") ?? "", createdAt: $0.string("created_at") ?? "", expiresAt: $0.string("expires_at") ?? "",
-                usedBy: $0.string("used_by"), revokedAt: $0.string("revoked_at"))
+                usedBy: $0.string("used_by"), revokedAt: $0.string("revoked_at"), role: AccountRole(stored: $0.string("role")))
         }
     }
 

@@ -26,13 +26,13 @@ public final class BackendStore: Sendable {
 
     // MARK: Accounts
 
-    /// - Parameter role: `member`, or `owner` for the household's owner (the demo household's first member).
-    public func createAccount(handle: String, did: DID = LocalDID.mint(), role: String = "member", now: UTCTime) throws -> Account {
-        let account = Account(did: did, handle: try Handle(handle).rawValue, createdAt: now.iso8601, role: role == "owner" ? "owner" : "member")
+    /// - Parameter role: `member`, `guest`, or `owner` for the household's owner (the demo household's first member).
+    public func createAccount(handle: String, did: DID = LocalDID.mint(), role: AccountRole = .member, now: UTCTime) throws -> Account {
+        let account = Account(did: did, handle: try Handle(handle).rawValue, createdAt: now.iso8601, role: role)
         try database.write {
             try $0.execute(
                 "INSERT INTO accounts (did, handle, created_at, role) VALUES (?, ?, ?, ?)",
-                [account.did.rawValue, account.handle, account.createdAt, account.role])
+                [account.did.rawValue, account.handle, account.createdAt, account.role.rawValue])
         }
         return account
     }
@@ -50,7 +50,7 @@ public final class BackendStore: Sendable {
         guard let row, let did = row.string("did").flatMap(DID.parse) else { return nil }
         return Account(
             did: did, handle: row.string("handle") ?? did.rawValue, createdAt: row.string("created_at") ?? "",
-            role: row.string("role") ?? "member", isDisabled: row.string("disabled_at") != nil)
+            role: AccountRole(stored: row.string("role")), isDisabled: row.string("disabled_at") != nil)
     }
 
     // MARK: Records

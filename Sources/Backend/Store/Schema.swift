@@ -132,5 +132,36 @@ enum Schema {
         -- An invitation the owner took back before anyone used it.
         ALTER TABLE invites ADD COLUMN revoked_at TEXT;
         """,
+        """
+        -- An invitation names the role it gives: `member` (posts stories) or `guest` (watches, favourites, comments).
+        ALTER TABLE invites ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+        -- A screen the household paired for its kiosk (a wall tablet): reads the kiosk and nothing else. The pairing
+        -- link's token and the screen's credential are stored only as hashes; the pairing link works once, until
+        -- pairing_expires; a removed screen's row is deleted.
+        CREATE TABLE screens (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            paired_by TEXT NOT NULL REFERENCES accounts(did),
+            kiosk_query TEXT NOT NULL,
+            memories INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            pairing_hash TEXT UNIQUE,
+            pairing_expires TEXT NOT NULL,
+            credential_hash TEXT UNIQUE,
+            paired_at TEXT,
+            last_seen TEXT
+        );
+        -- A link that shows one story to whoever has it, until the story's 24 hours end or its author revokes it.
+        CREATE TABLE shares (
+            id TEXT PRIMARY KEY,
+            token_hash TEXT NOT NULL UNIQUE,
+            story_uri TEXT NOT NULL,
+            author TEXT NOT NULL REFERENCES accounts(did),
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+        CREATE INDEX shares_by_story ON shares(story_uri);
+        """,
     ]
 }

@@ -65,6 +65,7 @@ extension EmbeddedBackend {
                 .unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
         }
         try Procedure.checkBlob(authenticated, mimeType)
+        try checkGuest(viewer, writing: nil)
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }

@@ -68,6 +68,19 @@ extension EmbeddedBackend {
         }
     }
 
+    /// What a guest may write: favourites, comments and blocks, never a story, a gallery or a photo.
+    static let guestCollections: Set<String> = [FavoriteRecord.collection, CommentRecord.collection, BlockRecord.collection]
+
+    /// Refuses a guest's write outside ``guestCollections`` (and, with a nil collection, any upload): guests watch,
+    /// favourite and comment; only members post.
+    func checkGuest(_ did: DID, writing collection: String?) throws {
+        guard try store.role(of: did.rawValue) == .guest else { return }
+        if let collection, Self.guestCollections.contains(collection) { return }
+        throw BackendError(
+            .forbidden, status: .forbidden, error: "Forbidden",
+            message: "Guests of this household watch, favourite and comment; only its members post stories")
+    }
+
     /// The body's media type, lower-cased, without parameters.
     static func mediaType(_ request: Request) -> String {
         (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
@@ -84,6 +97,7 @@ extension EmbeddedBackend {
             throw BackendError.invalidRequest(
                 "InvalidRequest: \(input.collection) records go to Bluesky, and this server has no Bluesky: nothing was posted")
         }
+        try checkGuest(did, writing: input.collection)
         if let rkey = input.rkey, !RecordKey.isValid(rkey) { throw BackendError.invalidRequest("InvalidRequest: bad rkey") }
         if replace && input.rkey == nil { throw BackendError.invalidRequest("InvalidRequest: rkey is required") }
         do {

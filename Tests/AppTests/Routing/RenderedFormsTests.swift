@@ -162,8 +162,12 @@ import Testing
         let (staged, _) = try await submit(share, as: seeded.owner)
         #expect(staged.status == .ok, "a share is staged: \(staged.status)")
 
-        let token = try seeded.household.createInvite(by: FakeHousehold.ownerDID, now: seeded.front.clock.now)
-        let owners = await crawl(seeded.seeds + [SiteURL.join(token: token).path, SiteURL.create.with([("place", "Reykjavik")])], as: seeded.owner)
+        let token = try seeded.household.createInvite(by: FakeHousehold.ownerDID, role: .member, now: seeded.front.clock.now)
+        let pairing = try seeded.household.createPairing(
+            by: FakeHousehold.ownerDID, name: "Kitchen", kioskQuery: "", memories: false, now: seeded.front.clock.now)
+        let owners = await crawl(
+            seeded.seeds + [SiteURL.join(token: token).path, SiteURL.create.with([("place", "Reykjavik")]), SiteURL.screenPairing(token: pairing).path],
+            as: seeded.owner)
         let strangers = await crawl([SiteURL.home.path, SiteURL.login.path], as: seeded.stranger)
         let all =
             welcome.map { Rendered(form: $0, visitor: seeded.stranger) } + strangers.map { Rendered(form: $0, visitor: seeded.stranger) }
