@@ -143,26 +143,33 @@ import Testing
         return found
     }
 
-    /// Asks every route of `live` as a stranger, with the household's real values; returns what leaked and how many
-    /// requests were made.
-    static func walk(_ live: LiveApp, _ canaries: Canaries) async throws -> (problems: [String], asked: Int) {
+    /// Asks every route of `live` as a stranger (or as whoever `cookie` makes the asker), with the household's real
+    /// values; returns what leaked where `mayShow` says nothing may, every answer's status, and how many requests were
+    /// made.
+    static func walk(
+        _ live: LiveApp, _ canaries: Canaries, cookie: String? = nil, mayShow: (String) -> Bool = { _ in false }
+    ) async throws -> (problems: [String], statuses: [String: Int], asked: Int) {
         var problems: [String] = []
+        var statuses: [String: Int] = [:]
         var asked = 0
         for route in live.app.routeTable {
             for path in Self.requests(for: route.pattern, canaries) {
                 let methods = route.method == .get ? ["GET", "HEAD"] : [route.method.rawValue]
                 for method in methods {
-                    let answer = try await Self.send(method, live.base + path)
+                    let answer = try await Self.send(method, live.base + path, cookie: cookie)
                     asked += 1
+                    statuses["\(method) \(path)"] = answer.status
+                    if answer.status >= 500 { problems.append("\(method) \(path) answered \(answer.status)") }
+                    guard !mayShow(path) else { continue }
                     problems += Self.leaks(answer, request: path, canaries).map { "\(method) \(path) (\(answer.status)) \($0)" }
                 }
             }
         }
-        for image in canaries.images {
-            let answer = try await Self.send("GET", live.base + image)
+        for image in canaries.images where !mayShow(image) {
+            let answer = try await Self.send("GET", live.base + image, cookie: cookie)
             problems += Self.leaks(answer, request: "", canaries).map { "GET \(image) (\(answer.status)) \($0)" }
         }
-        return (problems, asked)
+        return (problems, statuses, asked)
     }
 
     @Test("a stranger asking every route of a household server, with the household's own names, ids and photos, gets none of them back")
@@ -171,7 +178,7 @@ import Testing
         defer { Task { await live.stop() } }
         let canaries = try Canaries(try #require(live.app.backend))
         #expect(canaries.words.count > 20 && !canaries.images.isEmpty && !canaries.rkey.isEmpty, "the household has stories to hide")
-        let (problems, asked) = try await Self.walk(live, canaries)
+        let (problems, _, asked) = try await Self.walk(live, canaries)
         #expect(asked > 200, "every route was asked")
         #expect(problems == [], "\(problems.count) answers gave a stranger something:\n\(problems.prefix(40).joined(separator: "\n"))")
     }
@@ -181,7 +188,7 @@ import Testing
         let live = try await LiveApp(visibility: .public)
         defer { Task { await live.stop() } }
         let canaries = try Canaries(try #require(live.app.backend))
-        let (problems, _) = try await Self.walk(live, canaries)
+        let (problems, _, _) = try await Self.walk(live, canaries)
         for kind in ["holds did:plc:", "is image bytes", "Access-Control-Allow-Origin: *"] {
             #expect(problems.contains { $0.contains(kind) }, "a public server's answers: \(kind)")
         }

@@ -30,7 +30,7 @@ struct ScreenController: Sendable {
                 .tooManyRequests, "You made many pairing links just now. Wait a minute and try again.", headers: ["Retry-After": "\(wait)"])
         }
         // The settings travel as one field, the kiosk address's query, and are read back through the kiosk's own parser.
-        let settings = Request(method: .get, path: SiteURL.kiosk.path + "?" + (context.form["kiosk"] ?? ""))
+        let settings = Request(method: .get, path: SiteURL.kiosk.path, query: context.form["kiosk"] ?? "")
         let options = KioskOptions(query: settings.query)
         let name = (context.form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...Self.maxName).contains(name.count) else {
