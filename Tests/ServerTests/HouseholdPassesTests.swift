@@ -29,7 +29,9 @@ import Testing
         return browser
     }
 
-    @Test("a guest joins through the owner's invitation, watches and comments, never posts, and walking every route reaches nothing of a poster's or the owner's")
+    @Test(
+        "a guest joins through the owner's invitation, watches and comments, never posts, and walking every route reaches nothing of a poster's or the owner's"
+    )
     func guestWatchesAndNeverPosts() async throws {
         let live = try await LiveApp(visibility: .household)
         defer { Task { await live.stop() } }
@@ -45,8 +47,13 @@ import Testing
         let join = try await guest.get(link)
         #expect(join.status == 200 && join.body.contains("as a guest"), "\(join.status)")
         let joined = try await guest.post(
-            link, form: [("csrf", try Self.csrf(join.body)), ("name", "oma"), ("displayName", "Oma Ana"), ("password", "oma-stories"), ("confirm", "oma-stories")])
-        #expect(joined.status == 303 && joined.location?.hasPrefix("/login?next=/&") == true, "a guest lands on the stories: \(joined.location ?? "")")
+            link,
+            form: [
+                ("csrf", try Self.csrf(join.body)), ("name", "oma"), ("displayName", "Oma Ana"), ("password", "oma-stories"),
+                ("confirm", "oma-stories"),
+            ])
+        #expect(
+            joined.status == 303 && joined.location?.hasPrefix("/login?next=/&") == true, "a guest lands on the stories: \(joined.location ?? "")")
         #expect(try live.app.backend?.store.member("oma.home.test")?.role == .guest)
         try await guest.signInThroughFront(handle: "oma.home.test", password: "oma-stories")
 
@@ -75,7 +82,9 @@ import Testing
         }
 
         // Every route as the guest: nothing fails, and every poster's and owner's page refuses.
-        let (problems, statuses, _) = try await Walk.walk(live, canaries, cookie: "gs_session=\(try #require(guest.cookie("gs_session")))") { _ in true }
+        let (problems, statuses, _) = try await Walk.walk(live, canaries, cookie: "gs_session=\(try #require(guest.cookie("gs_session")))") { _ in
+            true
+        }
         #expect(problems == [], "\(problems.prefix(20))")
         for path in ["/create", "/admin", "/admin/reports", "/invite", "/api/places"] {
             #expect(statuses["GET \(path)"] == 403, "GET \(path) answered a guest \(statuses["GET \(path)"] ?? 0)")
@@ -85,7 +94,9 @@ import Testing
         #expect(try await owner.get("/admin").body.contains("Guest"), "the owner sees the guest's role")
     }
 
-    @Test("a screen paired from the kiosk settings plays the kiosk and reaches nothing else; the pairing link works once; Remove stops it at its next request")
+    @Test(
+        "a screen paired from the kiosk settings plays the kiosk and reaches nothing else; the pairing link works once; Remove stops it at its next request"
+    )
     func pairedScreenSeesOnlyTheKiosk() async throws {
         let live = try await LiveApp(visibility: .household)
         defer { Task { await live.stop() } }

@@ -58,7 +58,9 @@ struct ScreenController: Sendable {
         guard let screen = try passes.pendingPairing(token, now: context.now) else { throw HTTPError(.notFound, Self.linkGone) }
         let model = ConfirmModel(csrf: context.csrf.value, name: screen.name, action: SiteURL.screenPairing(token: token).path)
         var response = try pages.render("screen-pair", title: "Pair this screen", model: model, form: true, context: context)
-        response.headers["Referrer-Policy"] = "no-referrer"
+        // The link's token goes to no other site in a Referer; `no-referrer` would also make the form's Origin `null`,
+        // which the CSRF check refuses.
+        response.headers["Referrer-Policy"] = "same-origin"
         return response
     }
 

@@ -96,12 +96,13 @@ extension ShareLinkController {
     }
 
     /// A shared story's answers stay with whoever has the link: no shared cache keeps them, no search engine lists
-    /// them, and no page they lead to learns the link from a Referer.
+    /// them, and no other site learns the link from a Referer (`same-origin`, not `no-referrer`, which would make a
+    /// form's Origin `null`).
     static func keepToTheLink(_ response: inout Response) {
         if response.headers["Cache-Control"] == nil || response.headers["Cache-Control"]?.hasPrefix("public") == true {
             response.headers["Cache-Control"] = "private, no-cache"
         }
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Robots-Tag"] = "noindex"
     }
 }

@@ -166,7 +166,9 @@ import Testing
         let pairing = try seeded.household.createPairing(
             by: FakeHousehold.ownerDID, name: "Kitchen", kioskQuery: "", memories: false, now: seeded.front.clock.now)
         let owners = await crawl(
-            seeded.seeds + [SiteURL.join(token: token).path, SiteURL.create.with([("place", "Reykjavik")]), SiteURL.screenPairing(token: pairing).path],
+            seeded.seeds + [
+                SiteURL.join(token: token).path, SiteURL.create.with([("place", "Reykjavik")]), SiteURL.screenPairing(token: pairing).path,
+            ],
             as: seeded.owner)
         let strangers = await crawl([SiteURL.home.path, SiteURL.login.path], as: seeded.stranger)
         let all =

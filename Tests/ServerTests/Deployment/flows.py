@@ -255,6 +255,120 @@ class Flows(unittest.TestCase):
         self.assertEqual(report["sign_ins"], 1)
         self.assertGreaterEqual(report["revoked"], 1, "signing out revoked no refresh token")
 
+    def test_4_household_passes(self):
+        """A household's other ways in, as people use them: a link that shows one story to a friend, a tablet paired
+        as the kitchen's screen (until the owner removes it), and a grandparent invited as a guest."""
+        if not (PRIVATE and FULL):
+            return
+        owner = self.browser()
+        d = owner.driver
+        d.get(BASE + "/")
+        self.sign_in(owner)
+        did = self.post_story(owner)
+        self.share_link(owner)
+        self.pair_and_remove_a_screen(owner)
+        self.guest_watches(owner, did)
+        self.delete_story(owner, did)
+        self.assert_clean()
+
+    def share_link(self, owner):
+        d = owner.driver
+        d.get(self.story_url)
+        self.waiting(owner, "the share button", lambda: d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-share-link]").is_displayed())
+        d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-share-link]").click()
+        self.waiting(owner, "the share links page", lambda: d.find_elements(By.CSS_SELECTOR, "[data-make-share]"))
+        d.find_element(By.CSS_SELECTOR, "[data-make-share]").click()
+        link = self.waiting(owner, "a share link", lambda: d.find_elements(By.CSS_SELECTOR, "[data-share-url]")
+                            and d.find_element(By.CSS_SELECTOR, "[data-share-url]").get_attribute("value"))
+        self.assertTrue(link.startswith(BASE + "/s/"), link)
+        self.step(owner, "a share link made")
+        friend = self.browser()
+        f = friend.driver
+        f.get(link)
+        self.waiting(friend, "the shared story's photo", lambda: decoded(f, "[data-shared-photo]"), message="the shared photo decoded")
+        self.assertEqual(f.find_elements(By.CSS_SELECTOR, "[data-strip], [data-viewer]"), [], "one story, nothing else")
+        self.step(friend, "a share link opened in a fresh browser")
+        f.get(BASE + "/")
+        self.waiting(friend, "the front door", lambda: f.find_elements(By.CSS_SELECTOR, "[data-front-door]"))
+        self.step(friend, "the front door, to the friend with the link")
+
+    def pair_and_remove_a_screen(self, owner):
+        d = owner.driver
+        # The screen re-reads its playlist every 5 seconds, so its next request comes soon after the removal.
+        d.get(BASE + "/kiosk/settings?refresh=5")
+        self.waiting(owner, "the kiosk settings", lambda: d.find_elements(By.ID, "screen-name"))
+        d.find_element(By.ID, "screen-name").send_keys("Kitchen")
+        d.find_element(By.CSS_SELECTOR, "[data-pair-screen] button[type=submit]").click()
+        link = self.waiting(owner, "a pairing link", lambda: d.find_elements(By.CSS_SELECTOR, "[data-pairing-link]")
+                            and d.find_element(By.CSS_SELECTOR, "[data-pairing-link]").get_attribute("value"))
+        self.waiting(owner, "the pairing QR code", lambda: decoded(d, "[data-pairing-qr]"), message="the pairing QR code decoded")
+        self.step(owner, "a pairing link and its QR code")
+
+        screen = self.browser()
+        s = screen.driver
+        s.get(link)  # what scanning the code does
+        self.waiting(screen, "the pairing page", lambda: s.find_elements(By.CSS_SELECTOR, "[data-pair-confirm]"))
+        self.step(screen, "the pairing page on the tablet")
+        s.find_element(By.CSS_SELECTOR, "[data-pair-confirm]").click()
+        self.waiting(screen, "the paired kiosk", lambda: s.execute_script(
+            "const k = document.querySelector('[data-kiosk]'), i = k && k.querySelector('img[data-story-item]');"
+            "return !!i && i.dataset.storyItem === arguments[0] && i.complete && i.naturalWidth > 0", self.story_uri),
+            timeout=30, message="the story decoded on the paired screen")
+        self.assertEqual(s.find_elements(By.CSS_SELECTOR, "[data-kiosk-exit]"), [], "a screen has nowhere to exit to")
+        self.step(screen, "the kiosk playing on the paired screen")
+
+        d.get(BASE + "/admin")
+        self.waiting(owner, "the screen in the admin page", lambda: d.find_elements(By.CSS_SELECTOR, "tr[data-screen='Kitchen']"))
+        d.find_element(By.CSS_SELECTOR, "tr[data-screen='Kitchen'] button[type=submit]").click()
+        self.waiting(owner, "the screen removed", lambda: d.find_elements(By.CSS_SELECTOR, ".notice")
+                     and not d.find_elements(By.CSS_SELECTOR, "tr[data-screen='Kitchen']"))
+        self.step(owner, "the screen removed")
+        self.waiting(screen, "the screen refused at its next request", lambda: "Offline" in s.find_element(By.CSS_SELECTOR, "[data-kiosk-status]").text,
+                     timeout=20)
+        # The refusals this step waits for are logged as failed loads; anything else logged still counts.
+        self.problems += [p for p in screen.problems("the removed screen") if not ("/api/kiosk" in p and "401" in p)]
+        s.get(BASE + "/kiosk")
+        self.waiting(screen, "the removed screen asks to sign in", lambda: "/login" in s.current_url)
+        self.assert_nothing_of_the_household(s)
+        self.step(screen, "the removed screen shows nothing")
+
+    def guest_watches(self, owner, did):
+        d = owner.driver
+        d.get(BASE + "/invite")
+        self.waiting(owner, "the invitation form", lambda: d.find_elements(By.CSS_SELECTOR, "input[name=role][value=guest]"))
+        d.find_element(By.CSS_SELECTOR, "input[name=role][value=guest]").click()
+        d.find_element(By.CSS_SELECTOR, "form[action$='/invite'] button[type=submit]").click()
+        link = self.waiting(owner, "a guest's invitation", lambda: d.find_elements(By.CSS_SELECTOR, "[data-invite-role=guest]")
+                            and d.find_element(By.CSS_SELECTOR, "input.invite-link").get_attribute("value"))
+        self.step(owner, "an invitation for a guest")
+
+        guest = self.browser()
+        g = guest.driver
+        g.get(link)
+        self.waiting(guest, "the join form", lambda: g.find_elements(By.ID, "name"))
+        domain = HANDLE.split(".", 1)[1]
+        for field, value in [("name", "oma"), ("displayName", "Oma Ana"), ("password", "oma-watches-1"), ("confirm", "oma-watches-1")]:
+            g.find_element(By.ID, field).send_keys(value)
+        self.step(guest, "the join form for a guest")
+        g.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        self.waiting(guest, "the sign-in form", lambda: g.find_elements(By.ID, "handle"))
+        self.assertEqual(g.find_element(By.ID, "handle").get_attribute("value"), "oma." + domain)
+        g.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+        self.waiting(guest, "the authorization page", lambda: g.find_elements(By.ID, "password"))
+        g.find_element(By.ID, "password").send_keys("oma-watches-1")
+        g.find_element(By.CSS_SELECTOR, "button[type=submit]:not([name=deny])").click()
+        tile = self.waiting(guest, "the guest's strip", lambda: g.find_elements(By.CSS_SELECTOR, f"[data-strip] a[data-story-author='{did}']"))
+        self.assertEqual(g.find_elements(By.CSS_SELECTOR, "[data-your-story], .site-header a[href$='/create']"), [],
+                         "a guest is offered no posting")
+        self.step(guest, "the household's strip, to a guest")
+        tile[0].click()
+        self.waiting(guest, "the guest's viewer", lambda: decoded(g, f"[data-viewer] img[data-story-item='{self.story_uri}']"))
+        self.step(guest, "a story in a guest's viewer")
+        g.get(BASE + "/create")
+        self.waiting(guest, "the create form refused", lambda: "guest" in g.find_element(By.TAG_NAME, "main").text)
+        self.problems += [p for p in guest.problems("the create form, to a guest") if not ("/create" in p and "403" in p)]
+        self.step(guest, "the create form refused to a guest")
+
     def test_2_hostile_host_headers(self):
         if not HOSTILE_HOST:
             return
