@@ -143,7 +143,7 @@ public struct Front: Sendable {
     /// photo whose address it knows; it learns addresses only from its kiosk's playlist.)
     public func admitsPhotos(_ request: Request) -> Bool {
         if sessionAdmission(request.head) == nil { return true }
-        let now = UTCTime.now
+        let now = builder.clock()
         for cookies in [CookieSettings(secure: true), CookieSettings(secure: false)] {
             if (try? builder.screen(request, cookies, now)) != nil { return true }
         }
@@ -182,7 +182,7 @@ public struct Front: Sendable {
         }
         let options = RouteOptions(
             bodyLimit: route.bodyLimit, bodyStorage: route.bodyOnDisk ? .temporaryFile(directory: uploads) : .memory,
-            admission: route.requiresSession ? sessionAdmission : nil)
+            admission: route.requiresSession ? (route.access == .posters ? posterAdmission : sessionAdmission) : nil)
         registry.on(route.method, route.page.pattern, options: options, respond)
     }
 
@@ -216,12 +216,25 @@ public struct Front: Sendable {
 
     /// Refuses a request whose cookies name no live session, from its head alone.
     var sessionAdmission: AdmissionCheck {
-        { [sessions] head in
-            let now = UTCTime.now.unixSeconds
+        { [sessions, builder] head in
+            let now = builder.clock().unixSeconds
             for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
                 if let id = head.cookie(name), !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
             }
             return HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
+        }
+    }
+
+    /// `sessionAdmission` for a poster's upload: a guest's is refused too, before any of the body is read.
+    var posterAdmission: AdmissionCheck {
+        { [sessions, builder, sessionAdmission] head in
+            if let refusal = sessionAdmission(head) { return refusal }
+            let now = builder.clock().unixSeconds
+            for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
+                guard let id = head.cookie(name), !id.isEmpty, let session = try? sessions.session(id: id, now: now) else { continue }
+                if (try? builder.household?.role(of: session.did)) == .guest { return HTTPError(.forbidden, AccessMiddleware.guestsDoNotPost) }
+            }
+            return nil
         }
     }
 

@@ -1,5 +1,7 @@
 import ATProto
+import Foundation
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -91,5 +93,70 @@ import Testing
             let form = await front.send(.get, "/create", headers: [("Cookie", "gs_session=\(session)")])
             #expect(form.status == .ok && form.text.contains(words), "\(audience) \(crossPost): \(form.status)")
         }
+    }
+
+    /// A household front whose household has a guest (`oma`), besides the owner and `jonas`.
+    static func householdWithGuest() async throws -> (FrontHarness, FakeHousehold, guest: String) {
+        let household = FakeHousehold()
+        _ = try await household.createOwner(NewMember(name: "owner", displayName: "", password: "x"), now: .now)
+        let guestDID = "did:plc:" + String(repeating: "g", count: 24)
+        household.state.withLock {
+            $0.members.append(
+                HouseholdMember(
+                    did: guestDID, handle: "oma.home.test", role: .guest, status: "active", removalDue: nil, storageBytes: 0,
+                    quotaBytes: nil, recordCount: 0))
+        }
+        var settings = FrontSettings()
+        settings.audience = .household
+        let front = try FrontHarness(household: household, settings: settings)
+        _ = front.stories.addAuthor(handle: "jonas.home.test", count: 2, now: front.clock.now)
+        return (front, household, try front.signIn(did: try DID(guestDID), handle: "oma.home.test"))
+    }
+
+    @Test("a guest watches the strip but has no Your story tile and no New story link, and every poster's route refuses them with 403")
+    func guestsDoNotPost() async throws {
+        let (front, _, session) = try await Self.householdWithGuest()
+        let cookie = [("Cookie", "gs_session=\(session)")]
+        let home = await front.send(.get, "/", headers: cookie)
+        #expect(home.status == .ok && home.text.contains("data-strip"))
+        #expect(!home.text.contains("data-your-story") && !home.text.contains(">New story<"))
+        let open = Set(front.front.routes.filter { $0.access == .anyone }.map(\.page.pattern))
+        #expect(
+            open.subtracting(["/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz", "/readyz", "/metrics"])
+                == ["/welcome", "/join/:token", "/kiosk/pair/:token", "/s/:token", "/s/:token/photo.jpg", "/s/:token/preview.jpg"],
+            "a household's own open routes are its first run, its invitations, pairing links and share links: \(open.sorted())")
+        let posters = front.front.routes.filter { $0.access == .posters }
+        #expect(posters.count >= 8, "\(posters.map(\.page.pattern))")
+        for route in posters where route.method == .get {
+            let answer = await front.send(.get, route.page.pattern.replacingOccurrences(of: ":did", with: "did:plc:x"), headers: cookie)
+            #expect(answer.status == .forbidden, "GET \(route.page.pattern) answered a guest \(answer.status)")
+        }
+        let upload = await front.send(.post, "/create", headers: cookie)
+        #expect(upload.status == .forbidden && upload.text.contains("guest"), "\(upload.status)")
+    }
+
+    @Test("a paired screen's cookie opens the kiosk and its playlist, nothing else; its pages are its own in the page cache")
+    func screensSeeOnlyTheKiosk() async throws {
+        let (front, household, _) = try await Self.householdWithGuest()
+        let token = try household.createPairing(by: FakeHousehold.ownerDID, name: "Kitchen", kioskQuery: "", memories: false, now: front.clock.now)
+        let (credential, _) = try #require(try household.completePairing(token, now: front.clock.now))
+        let cookie = [("Cookie", "gs_screen=\(credential)")]
+        let photoHeaders: HTTPHeaders = ["Cookie": "gs_screen=\(credential)"]
+        let kiosk = await front.send(.get, "/kiosk", headers: cookie)
+        #expect(kiosk.status == .ok && kiosk.text.contains("data-kiosk") && !kiosk.text.contains("data-kiosk-exit"))
+        #expect(kiosk.headers["Cache-Control"] == "no-store")
+        #expect(await front.send(.get, "/api/kiosk", headers: cookie).status == .ok)
+        // A stranger asking just after is not served the screen's cached kiosk.
+        #expect(await front.page("/kiosk").status == .found)
+        let door = await front.send(.get, "/", headers: cookie)
+        #expect(door.text.contains("data-front-door") && !door.text.contains("data-strip"), "a screen at / gets the front door")
+        for path in ["/profile/jonas.home.test", "/activity", "/kiosk/settings", "/api/stories/jonas.home.test"] {
+            let answer = await front.send(.get, path, headers: cookie)
+            #expect(answer.status == .found || answer.status == .unauthorized, "GET \(path) answered a screen \(answer.status)")
+        }
+        #expect(await front.front.admitsPhotos(Request(method: .get, path: "/img/x", headers: photoHeaders)))
+        #expect(try household.removeScreen(id: try #require(try household.screens().first).id))
+        #expect(await front.send(.get, "/kiosk", headers: cookie).status == .found, "a removed screen is a stranger at once")
+        #expect(!front.front.admitsPhotos(Request(method: .get, path: "/img/x", headers: photoHeaders)))
     }
 }
