@@ -51,7 +51,7 @@ trap cleanup EXIT
 source "$HERE/lib.sh"
 
 seeding_started=$(now_s)
-SEED_FLAGS="--demo-archive-stories $STORIES" SEED_SECONDS=${SEED_SECONDS:-900} seed_and_serve "$WORK" "$PORT"
+VISIBILITY=public SEED_FLAGS="--demo-archive-stories $STORIES" SEED_SECONDS=${SEED_SECONDS:-900} seed_and_serve "$WORK" "$PORT"
 SEEDING=$(awk "BEGIN {printf \"%.0f\", $(now_s) - $seeding_started}")
 DATA=$WORK/data
 BLOB_FILES=$(find "$DATA/blobs" -type f | wc -l)

@@ -35,7 +35,7 @@ trap cleanup EXIT
 source "$HERE/lib.sh"
 
 # The upstream: the demo household, as any hatk would serve it.
-seed_and_serve "$WORK" "$HATK_PORT"
+VISIBILITY=public seed_and_serve "$WORK" "$HATK_PORT"
 HATK="http://127.0.0.1:$HATK_PORT"
 
 mkdir -p "$WORK/pg"

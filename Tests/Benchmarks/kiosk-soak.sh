@@ -18,5 +18,5 @@ SERVER_PID=
 trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
-seed_and_serve "$WORK" "$PORT" --story-seconds "${STORY_SECONDS:-0.25}"
+VISIBILITY=public seed_and_serve "$WORK" "$PORT" --story-seconds "${STORY_SECONDS:-0.25}"
 BASE_URL="http://127.0.0.1:$PORT" SLIDES="${SLIDES:-2000}" WINDOW="${WINDOW:-1920x1080}" python3 "$HERE/kiosk-soak.py"

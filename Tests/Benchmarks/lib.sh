@@ -3,8 +3,10 @@
 # Seeds a household of 20 authors into WORK/data in a first run, then starts a fresh process on it (so that its
 # memory is the serving's, not the seeding's) on PORT with any further arguments. Sets SERVER_PID.
 # SEED_FLAGS adds seeding options (backup.sh: "--demo-archive-stories 2000"); SEED_SECONDS (default 120) is how
-# long the seeding may take. The household is public (`--visibility public`): these benchmarks load its pages as
-# anyone, and the fronts benchmark reads it as a remote hatk.
+# long the seeding may take. VISIBILITY (default household, the server's own default) is the served household's
+# `--visibility`: the benchmarks that load its pages as anyone, or read it as a remote hatk (fronts.sh), call this
+# with VISIBILITY=public. The seeding run is public whatever VISIBILITY says, since its check counts the authors on
+# `/` as anyone would; visibility is a serve option and nothing of it is kept in the data.
 seed_and_serve() {
   local work=$1 port=$2
   shift 2
@@ -21,7 +23,7 @@ seed_and_serve() {
   done
   kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
   [ "$n" -ge 20 ] || { echo "seeding did not produce 20 authors; see $work/seed.log" >&2; cat "$work/seed.log" >&2; return 1; }
-  "$BIN" serve --port "$port" --data "$work/data" --geocoder none --visibility public "$@" >"$work/server.log" 2>&1 &
+  "$BIN" serve --port "$port" --data "$work/data" --geocoder none --visibility "${VISIBILITY:-household}" "$@" >"$work/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "grain-stories did not start; see $work/server.log" >&2

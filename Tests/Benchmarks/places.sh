@@ -12,7 +12,7 @@ SERVER_PID=
 trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
-seed_and_serve "$WORK" "$PORT" --place-names "$PWD/.build/places/place-names.csv"
+VISIBILITY=public seed_and_serve "$WORK" "$PORT" --place-names "$PWD/.build/places/place-names.csv"
 before=$(awk '$1 == "VmRSS:" {print $2}' "/proc/$SERVER_PID/status")
 python3 "$HERE/places.py" "http://127.0.0.1:$PORT" "${RUNS:-21}"
 after=$(awk '$1 == "VmRSS:" {print $2}' "/proc/$SERVER_PID/status")

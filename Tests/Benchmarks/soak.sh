@@ -28,7 +28,7 @@ WRK_PID=
 trap 'kill $WRK_PID $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
-seed_and_serve "$WORK" "$PORT"
+VISIBILITY=public seed_and_serve "$WORK" "$PORT"
 VIEWER=$(curl -fsS -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
 BLOB=$(curl -fsS "http://127.0.0.1:$PORT$VIEWER" | grep -o 'class="viewer__photo" src="[^"]*"' | head -1 \
   | sed -e 's/.*src="//' -e 's/"$//' -e "s|http://127.0.0.1:$PORT||")

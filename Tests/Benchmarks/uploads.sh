@@ -19,7 +19,7 @@ SERVER_PID=
 trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
-seed_and_serve "$WORK" "$PORT" --uploads-per-minute 1000
+VISIBILITY=public seed_and_serve "$WORK" "$PORT" --uploads-per-minute 1000
 failed=0
 header=
 for photo in $UPLOAD_PHOTOS; do
