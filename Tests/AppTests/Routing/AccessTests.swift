@@ -122,7 +122,9 @@ import Testing
         #expect(!home.text.contains("data-your-story") && !home.text.contains(">New story<"))
         let open = Set(front.front.routes.filter { $0.access == .anyone }.map(\.page.pattern))
         #expect(
-            open.subtracting(["/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz", "/readyz", "/metrics"])
+            open.subtracting([
+                "/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz", "/readyz", "/metrics",
+            ])
                 == ["/welcome", "/join/:token", "/kiosk/pair/:token", "/s/:token", "/s/:token/photo.jpg", "/s/:token/preview.jpg"],
             "a household's own open routes are its first run, its invitations, pairing links and share links: \(open.sorted())")
         let posters = front.front.routes.filter { $0.access == .posters }
