@@ -156,7 +156,7 @@ import Testing
             let answer = await front.send(.get, path, headers: cookie)
             #expect(answer.status == .found || answer.status == .unauthorized, "GET \(path) answered a screen \(answer.status)")
         }
-        #expect(await front.front.admitsPhotos(Request(method: .get, path: "/img/x", headers: photoHeaders)))
+        #expect(front.front.admitsPhotos(Request(method: .get, path: "/img/x", headers: photoHeaders)))
         #expect(try household.removeScreen(id: try #require(try household.screens().first).id))
         #expect(await front.send(.get, "/kiosk", headers: cookie).status == .found, "a removed screen is a stranger at once")
         #expect(!front.front.admitsPhotos(Request(method: .get, path: "/img/x", headers: photoHeaders)))
