@@ -29,6 +29,9 @@ public struct LabelDecision: Sendable, Equatable {
         self.name = name
     }
 
+    /// Whether the story shows behind a warning (its media, or all of it) rather than as it is.
+    public var warns: Bool { action == .warnMedia || action == .warnContent }
+
     public static let none = LabelDecision(action: .none, label: "", name: "")
 }
 

@@ -49,9 +49,8 @@ extension ShareLinkController {
     /// `GET /s/<token>/photo.jpg`: the story's photo (its blurred stand-in when it carries a warning).
     func photo(_ context: RequestContext) async throws -> Response {
         guard let (story, decision) = try await sharedStory(try context.parameter("token"), context) else { return StoryPages.notFoundImage }
-        let warned = decision.action == .warnMedia || decision.action == .warnContent
         var response: Response
-        if warned {
+        if decision.warns {
             response = try await previews.response(.placeholder, of: story, cacheControl: "private, no-cache") ?? StoryPages.notFoundImage
         } else {
             let bytes: [UInt8]
@@ -69,9 +68,8 @@ extension ShareLinkController {
     /// `GET /s/<token>/preview.jpg`: the link preview a chat app shows for the link (blurred behind a warning).
     func preview(_ context: RequestContext) async throws -> Response {
         guard let (story, decision) = try await sharedStory(try context.parameter("token"), context) else { return StoryPages.notFoundImage }
-        let warned = decision.action == .warnMedia || decision.action == .warnContent
         var response =
-            try await previews.response(warned ? .blurredLinkPreview : .linkPreview, of: story, cacheControl: "private, no-cache")
+            try await previews.response(decision.warns ? .blurredLinkPreview : .linkPreview, of: story, cacheControl: "private, no-cache")
             ?? StoryPages.notFoundImage
         Self.keepToTheLink(&response)
         return response

@@ -35,7 +35,7 @@ enum MemoriesPage {
                     label: group.label,
                     tiles: group.stories.enumerated().map { i, story in
                         let decision = filter.decision(story)
-                        let warned = decision.action == .warnMedia || decision.action == .warnContent
+                        let warned = decision.warns
                         let when = group.label
                         return Tile(
                             uri: story.uri, href: SiteURL.memories(years: group.years).with([("i", String(i))]),

@@ -72,7 +72,7 @@ enum ProfilePage {
             archive: archive.map { story in
                 let created = UTCTime(iso8601: story.createdAt) ?? now
                 let decision = filter.decision(story)
-                let warned = decision.action == .warnMedia || decision.action == .warnContent
+                let warned = decision.warns
                 return ArchiveItem(
                     href: SiteURL.story(did: profile.did, rkey: story.rkey).with([("from", here)]),
                     thumb: StoryItem.thumb(story, decision: decision),

@@ -32,7 +32,7 @@ enum TodayGrid {
         return newestFirst.enumerated().map { index, story in
             let created = UTCTime(iso8601: story.createdAt) ?? now
             let decision = filter.decision(story)
-            let warned = decision.action == .warnMedia || decision.action == .warnContent
+            let warned = decision.warns
             let place = story.locationDisplay ?? LocationDisplay.format(location: story.location, address: story.address)
             let who = "\(story.creator.name), \(RelativeTime.long(created, now: now))" + (place.map { ", \($0)" } ?? "")
             return Tile(
