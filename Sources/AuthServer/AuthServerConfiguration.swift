@@ -59,9 +59,13 @@ public struct AuthServerConfiguration: Sendable {
     /// The address per-client limits count against: the socket peer directly on the network, the proxy's record
     /// of the client behind a trusted proxy (the HTTP layer's policy; by default the peer).
     public var clientAddress: @Sendable (Request) -> String? = { $0.remoteAddress }
-    /// Pushed authorization requests accepted per client address and minute (our front pushes for every browser
-    /// over loopback, so this is a household's whole sign-in rate, far above what one needs).
+    /// Pushed authorization requests accepted per client address and minute. Our own front's are not counted here
+    /// (see `ownFrontKey`): it pushes for every browser over loopback, so they would all count as one address.
     public var parRequestsPerMinute: Int = 30
+    /// A secret the composition root gives this server and its own front alone: a PAR carrying it in `Grain-Front` is
+    /// the front's, which limits sign-ins per browser address itself, and is not counted against loopback. Without it
+    /// anyone could lock the whole household out of signing in by starting 31 sign-ins a minute (issue 25, N2).
+    public var ownFrontKey: String?
     /// Live pushed requests kept at most; past it PAR answers 503 until the pruning timer has made room, so a
     /// flood cannot grow auth.sqlite without bound.
     public var maxPendingRequests: Int = 10_000

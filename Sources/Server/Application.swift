@@ -115,11 +115,14 @@ public final class Application: Sendable {
             // knows who a request acts for from the authorization server: the store is opened first, then each.
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             let store = try BackendStore(path: configuration.dataDirectory + "/backend.sqlite")
+            // Known to this process alone: the authorization server tells its own front's PAR from anyone else's by it.
+            let frontKey = SecureRandom.token(byteCount: 32)
             var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
             authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
             authConfiguration.registeredClients = configuration.registeredClients
             if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
             authConfiguration.clientAddress = { $0.clientKey }
+            authConfiguration.ownFrontKey = frontKey
             let authServer = try AuthServer(
                 dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: store),
                 sealingKey: dataKey, clock: clock,
@@ -139,7 +142,7 @@ public final class Application: Sendable {
                 setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
             moderation = EmbeddedModeration(store: backend.store)
             stories = EmbeddedStories(queries: backend.queries)
-            signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata)
+            signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata, frontKey: frontKey)
         }
 
         var settings = FrontSettings()

@@ -110,6 +110,29 @@ struct PARLimitTests {
         #expect(nextMinute.status.code == 201)
     }
 
+    @Test("our own front's PARs, which carry its key, are not counted against loopback; a wrong or missing key is (N2)")
+    func ownFrontIsNotCounted() async throws {
+        // setup
+        let key = String(repeating: "k", count: 43)
+        let fixture = try AuthFixture {
+            $0.parRequestsPerMinute = 3
+            $0.ownFrontKey = key
+        }
+        let client = TestClient()
+
+        // act
+        var front: [Int] = []
+        for _ in 0..<10 { front.append(try await fixture.par(client, frontKey: key).status.code) }
+        var forged: [Int] = []
+        for _ in 0..<4 { forged.append(try await fixture.par(client, frontKey: String(repeating: "x", count: 43)).status.code) }
+        let bare = try await fixture.par(client)
+
+        // validate
+        #expect(front.allSatisfy { $0 == 201 }, "the front's sign-ins are limited by the front, per browser: \(front)")
+        #expect(forged == [201, 201, 201, 429], "a wrong key counts like none")
+        #expect(bare.status.code == 429)
+    }
+
     @Test("PAR past the cap on stored requests gets 503 until pruning makes room")
     func totalCap() async throws {
         // setup

@@ -12,7 +12,8 @@ public final class SignInServers: Sendable {
     public enum Server: Sendable {
         /// The embedded authorization server, on every origin the front serves: reached at `transport` (loopback)
         /// with its metadata known in advance, so the server never calls itself through its public address.
-        case embedded(transport: URL, metadata: @Sendable (String) -> AuthorizationServerMetadata)
+        /// `frontKey` goes with every request, so the server knows its own front (see `AuthServerConfiguration.ownFrontKey`).
+        case embedded(transport: URL, metadata: @Sendable (String) -> AuthorizationServerMetadata, frontKey: String)
         /// A remote hatk's authorization server (its issuer URL).
         case remote(issuer: URL)
     }
@@ -52,13 +53,13 @@ public final class SignInServers: Sendable {
         let clientID = origin + SiteURL.clientMetadata.path
         let redirect = origin + SiteURL.authCallback.path
         switch configuration.server {
-        case .embedded(let transport, let metadata):
+        case .embedded(let transport, let metadata, let frontKey):
             // The issuer is the origin itself; `URL(string:)` of a checked origin cannot fail, but an unusable one
             // falls back to the transport so nothing crashes.
             made = OAuthClient(
                 clientID: clientID, redirectURI: redirect, issuer: URL(string: origin) ?? transport, transport: transport,
                 metadata: metadata(origin), nonces: configuration.nonces, timeout: configuration.timeout, clock: unixClock,
-                policy: configuration.policy)
+                policy: configuration.policy, headers: ["Grain-Front": frontKey])
         case .remote(let issuer):
             made = OAuthClient(
                 clientID: clientID, redirectURI: redirect, issuer: issuer, nonces: configuration.nonces,

@@ -57,6 +57,7 @@ extension AuthServer {
 
     /// Nil when this client address may push another request now; else the 429 that says when it may.
     private func parAdmission(_ request: Request, now: Int64) -> Response? {
+        if isOwnFront(request) { return nil }
         let key = "par:" + (configuration.clientAddress(request) ?? "unknown")
         let wait = parLimiter.withLock { counts -> Int64? in
             if let wait = counts.wait(for: [key], now: now) { return wait }
@@ -65,6 +66,15 @@ extension AuthServer {
         }
         return wait.map { Self.unavailable(status: .tooManyRequests, retryAfter: $0) }
     }
+
+    /// Whether the request carries the key only our own front holds (compared in constant time).
+    func isOwnFront(_ request: Request) -> Bool {
+        guard let key = configuration.ownFrontKey, let sent = request.headers[Self.frontKeyHeader] else { return false }
+        return constantTimeEquals(Array(sent.utf8), Array(key.utf8))
+    }
+
+    /// The header our front sends its key in (`SignInServers` writes the same name).
+    public static let frontKeyHeader = "Grain-Front"
 
     /// `temporarily_unavailable` (RFC 6749 §4.1.2.1) with `Retry-After`, for a client that should come back later.
     static func unavailable(status: HTTPStatus, retryAfter: Int64) -> Response {

@@ -16,6 +16,8 @@ public final class OAuthClient: Sendable {
     /// reached over loopback while proofs and redirects name the origin the browser uses); nil sends them as named.
     public let transport: URL?
     let nonces: ReceivedNonces
+    /// Sent with every request to the authorization server (our front's key to its own server).
+    let headers: [String: String]
     let clock: @Sendable () -> Int64
     private let http: OutboundHTTP
     private let timeout: Duration
@@ -38,8 +40,9 @@ public final class OAuthClient: Sendable {
         transport: URL? = nil, metadata: AuthorizationServerMetadata? = nil,
         nonces: ReceivedNonces = ReceivedNonces(), timeout: TimeInterval = 10,
         clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
-        policy: AddressPolicy = .publicOnly
+        policy: AddressPolicy = .publicOnly, headers: [String: String] = [:]
     ) {
+        self.headers = headers
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.issuer = issuer
@@ -180,6 +183,7 @@ public final class OAuthClient: Sendable {
             method: "POST", url: transported(url),
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
             body: Data(Self.formEncode(form).utf8), timeout: timeout)
+        for (name, value) in headers { request.headers[name] = value }
         for attempt in 0..<2 {
             do {
                 request.headers["DPoP"] = try DPoP.proof(

@@ -90,11 +90,12 @@ struct AuthFixture {
     /// PAR as our front sends it: over loopback (Host `127.0.0.1:8080`), the proof naming the client's origin.
     func par(
         _ client: TestClient, _ fields: [String: String]? = nil, proof: String? = nil, host: String = "127.0.0.1:8080",
-        remoteAddress: String = "127.0.0.1"
+        remoteAddress: String = "127.0.0.1", frontKey: String? = nil
     ) async throws -> Response {
         var request = Request(
             method: .post, path: "/oauth/par", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Form.encode(fields ?? client.parFields), remoteAddress: remoteAddress)
+        if let frontKey { request.headers[AuthServer.frontKeyHeader] = frontKey }
         request.headers["DPoP"] = try proof ?? client.proof(.post, "/oauth/par", now: clock.unixSeconds)
         request.headers["Host"] = host
         return await send(request)

@@ -17,9 +17,13 @@ final class Browser: Sendable {
     /// with `X-Forwarded-Proto: https`.
     let behindTLSProxy: Bool
 
-    init(base: String, behindTLSProxy: Bool = false) {
+    /// The client address the (simulated) TLS proxy reports for this browser, in `X-Forwarded-For`.
+    let forwardedFor: String?
+
+    init(base: String, behindTLSProxy: Bool = false, forwardedFor: String? = nil) {
         self.base = base
         self.behindTLSProxy = behindTLSProxy
+        self.forwardedFor = forwardedFor
         origin = behindTLSProxy ? base.replacingOccurrences(of: "http://", with: "https://") : base
     }
 
@@ -89,6 +93,7 @@ final class Browser: Sendable {
         if !cookies.isEmpty { request.setValue(cookies, forHTTPHeaderField: "Cookie") }
         if request.httpMethod == "POST" { request.setValue(origin, forHTTPHeaderField: "Origin") }
         if behindTLSProxy { request.setValue("https", forHTTPHeaderField: "X-Forwarded-Proto") }
+        if let forwardedFor { request.setValue(forwardedFor, forHTTPHeaderField: "X-Forwarded-For") }
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: request)
