@@ -72,6 +72,18 @@ struct WriteTests {
         #expect(stories.json?["stories"]?.arrayCount == 1)
     }
 
+    @Test("getStories answers an actor that is not a DID with hatk's 400 and an error; without an actor, no stories")
+    func getStoriesActorMustBeADID() async throws {
+        let f = try BackendFixture()
+        _ = try f.account("maya")
+        let garbage = await f.xrpc("social.grain.unspecced.getStories", "actor=garbage")
+        #expect(garbage.status == 400 && garbage.json?["error"]?.stringValue?.contains("did") == true, "\(garbage.status)")
+        let handle = await f.xrpc("social.grain.unspecced.getStories", "actor=maya.home.test")
+        #expect(handle.status == 400, "a handle is not resolved, as hatk does not")
+        let missing = await f.xrpc("social.grain.unspecced.getStories")
+        #expect(missing.status == 200 && missing.json?["stories"]?.arrayCount == 0)
+    }
+
     @Test("an invalid record is refused with InvalidRecord and the path of the problem")
     func invalidRecords() async throws {
         let f = try BackendFixture()

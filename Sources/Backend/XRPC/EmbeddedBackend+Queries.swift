@@ -35,8 +35,9 @@ extension EmbeddedBackend {
         case "social.grain.unspecced.getStoryAuthors":
             return XRPC.json(try queries.storyAuthors(viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getStories":
-            // Like hatk: the actor must be a DID; anything else simply matches nothing.
-            guard let actor = request.query("actor").flatMap(DID.parse) else { return XRPC.json(StoriesOutput(stories: [])) }
+            // Like hatk: without an actor the list is empty; one that is not a DID fails the lexicon's `format: did`.
+            guard let raw = request.query("actor") else { return XRPC.json(StoriesOutput(stories: [])) }
+            guard let actor = DID.parse(raw) else { throw BackendError.invalidRequest("InvalidRequest: actor must be a valid did") }
             return XRPC.json(try queries.stories(of: actor, viewer: viewer, imageBase: base))
         case "social.grain.unspecced.getStory":
             let uri = try Self.atURI(request, "story")

@@ -43,6 +43,9 @@ public struct OriginPolicy: Sendable {
     ) throws(OriginPolicyError) {
         if let canonical {
             guard let origin = Origin(canonical) else { throw OriginPolicyError(value: canonical, role: "public URL") }
+            // Behind a TLS proxy every request arrives as https: an http canonical origin would send each page to
+            // itself, forever.
+            if behindTLSProxy, origin.scheme == "http" { throw OriginPolicyError(value: canonical, role: "plain public URL") }
             self.canonical = origin
         } else {
             self.canonical = nil
@@ -169,8 +172,14 @@ public struct OriginPolicyError: Error, Sendable, CustomStringConvertible {
     let role: String
 
     public var description: String {
-        role == "public URL"
-            ? "The public URL \(String(reflecting: value)) is not an http or https origin (example: https://stories.example)"
-            : "The allowed host \(String(reflecting: value)) is not a host name or address (examples: stories.lan, 192.168.1.20)"
+        switch role {
+        case "public URL":
+            "The public URL \(String(reflecting: value)) is not an http or https origin (example: https://stories.example)"
+        case "plain public URL":
+            "--behind-tls-proxy says browsers reach this server over https, but the public URL \(String(reflecting: value)) is http: "
+                + "write it with https://, or leave out --behind-tls-proxy if browsers really use http"
+        default:
+            "The allowed host \(String(reflecting: value)) is not a host name or address (examples: stories.lan, 192.168.1.20)"
+        }
     }
 }

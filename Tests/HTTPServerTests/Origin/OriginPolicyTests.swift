@@ -86,6 +86,18 @@ struct OriginPolicyTests {
         #expect(throws: OriginPolicyError.self) { try OriginPolicy(canonical: "stories.example", machine: Self.box) }
     }
 
+    @Test("behind a TLS proxy an http public URL is refused at start, with what to change: it would redirect every page to itself")
+    func plainPublicURLBehindTLSProxy() throws {
+        do {
+            _ = try OriginPolicy(canonical: "http://stories.example", behindTLSProxy: true, machine: Self.box)
+            Issue.record("an http public URL behind a TLS proxy was accepted")
+        } catch {
+            #expect(error.description.contains("https://") && error.description.contains("--behind-tls-proxy"), "\(error)")
+        }
+        #expect(try OriginPolicy(canonical: "https://stories.example", behindTLSProxy: true, machine: Self.box).canonical != nil)
+        #expect(try OriginPolicy(canonical: "http://stories.example", machine: Self.box).canonical != nil)
+    }
+
     @Test("X-Forwarded-Host and -Proto count only from a trusted proxy; behind a TLS proxy the scheme is https")
     func forwardedHeaders() throws {
         let policy = try policy(allowed: ["stories.example"])
