@@ -109,7 +109,7 @@ enum RichText {
                 let end = facet["index"]?["byteEnd"]?.intValue.map(Int.init(clamping:)),
                 start >= 0, end <= bytes.count, start < end, isBoundary(bytes, start), isBoundary(bytes, end),
                 case .array(let features)? = facet["features"], let first = features.first,
-                let target = href(first)
+                let target = href(first), !misleads(shown: string(bytes[start..<end]), target: target)
             else { continue }
             links.append((start, end, target.href, target.external))
         }
@@ -123,6 +123,17 @@ enum RichText {
         }
         if offset < bytes.count { segments.append(Segment(text: string(bytes[offset...]), href: nil, external: false)) }
         return segments
+    }
+
+    /// Whether a link's text shows an address other than where it leads (`https://bank.example` leading to
+    /// `https://evil.example`): such a facet stays plain text. Words that look like no address ("this") may link.
+    static func misleads(shown: String, target: (href: String, external: Bool)) -> Bool {
+        guard target.external else { return false }
+        let text = shown.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "…", with: "")
+        guard !text.contains(" "), text.contains(".") else { return false }
+        let candidate = text.lowercased().hasPrefix("http://") || text.lowercased().hasPrefix("https://") ? text : "https://" + text
+        guard let shownHost = URL(string: candidate)?.host?.lowercased(), shownHost.contains(".") else { return false }
+        return shownHost != URL(string: target.href)?.host?.lowercased()
     }
 
     /// Where a facet feature may lead: an `http(s)` link, or a mentioned account's profile here.

@@ -34,4 +34,23 @@ import Testing
         #expect(segments.first { $0.href == "https://b.example" }?.external == true)
         #expect(segments.first { $0.href == "/profile/did:plc:abc" }?.external == false)
     }
+
+    @Test("a link whose text shows one address and leads to another stays text; a shortened address or a word may link (N8)")
+    func misleadingLinks() {
+        func segments(_ text: String, _ uri: String) -> [RichText.Segment] {
+            RichText.segments(
+                text,
+                facets: [
+                    .object([
+                        "index": .object(["byteStart": .integer(0), "byteEnd": .integer(Int64(text.utf8.count))]),
+                        "features": .array([.object(["$type": .string("app.bsky.richtext.facet#link"), "uri": .string(uri)])]),
+                    ])
+                ])
+        }
+        #expect(segments("https://bank.example/login", "https://evil.example/login").allSatisfy { $0.href == nil })
+        #expect(segments("bank.example", "https://evil.example").allSatisfy { $0.href == nil })
+        #expect(segments("example.com/a-long-pa…", "https://example.com/a-long-path").first?.href == "https://example.com/a-long-path")
+        #expect(segments("https://Example.com", "https://example.com/").first?.href == "https://example.com/")
+        #expect(segments("this", "https://example.com/").first?.href == "https://example.com/")
+    }
 }
