@@ -221,20 +221,23 @@ public struct Front: Sendable {
             for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
                 if let id = head.cookie(name), !id.isEmpty, (try? sessions.isLive(id: id, now: now)) == true { return nil }
             }
-            return HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
+            return Self.signInToPost
         }
     }
 
+    /// What an upload without a live session is answered, before any of its body is read.
+    static let signInToPost = HTTPError(.unauthorized, "Sign in to post a story. Your photo was not sent.")
+
     /// `sessionAdmission` for a poster's upload: a guest's is refused too, before any of the body is read.
     var posterAdmission: AdmissionCheck {
-        { [sessions, builder, sessionAdmission] head in
-            if let refusal = sessionAdmission(head) { return refusal }
+        { [sessions, builder] head in
             let now = builder.clock().unixSeconds
             for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
                 guard let id = head.cookie(name), !id.isEmpty, let session = try? sessions.session(id: id, now: now) else { continue }
                 if (try? builder.household?.role(of: session.did)) == .guest { return HTTPError(.forbidden, AccessMiddleware.guestsDoNotPost) }
+                return nil
             }
-            return nil
+            return Self.signInToPost
         }
     }
 

@@ -93,13 +93,10 @@ extension ShareLinkController {
         return response
     }
 
-    /// A shared story's answers stay with whoever has the link: no shared cache keeps them, no search engine lists
-    /// them, and no other site learns the link from a Referer (`same-origin`, not `no-referrer`, which would make a
-    /// form's Origin `null`).
+    /// A shared story's answers stay with whoever has the link: no search engine lists them, and no other site learns
+    /// the link from a Referer (`same-origin`, not `no-referrer`, which would make a form's Origin `null`). Each answer
+    /// is already kept by no shared cache: pages are `no-store`, images `private, no-cache`.
     static func keepToTheLink(_ response: inout Response) {
-        if response.headers["Cache-Control"] == nil || response.headers["Cache-Control"]?.hasPrefix("public") == true {
-            response.headers["Cache-Control"] = "private, no-cache"
-        }
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Robots-Tag"] = "noindex"
     }

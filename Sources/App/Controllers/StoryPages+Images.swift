@@ -12,8 +12,7 @@ extension StoryPages {
     /// `GET /profile/<did>/story/<rkey>/preview.jpg`: 1200 × 630, blurred when the story carries a warning.
     func preview(_ context: RequestContext) async throws -> Response {
         guard let (story, decision) = try await shownStory(context) else { return Self.notFoundImage }
-        let warned = decision.warns
-        return try await image(warned ? .blurredLinkPreview : .linkPreview, of: story)
+        return try await image(decision.warns ? .blurredLinkPreview : .linkPreview, of: story)
     }
 
     /// `GET /profile/<did>/story/<rkey>/blurred.jpg`: a warned story's blurred stand-in (any story's, in fact: it

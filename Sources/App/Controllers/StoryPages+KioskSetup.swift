@@ -24,8 +24,9 @@ extension StoryPages {
     /// as a link and as a QR code to scan with the tablet.
     func kioskSettings(_ context: RequestContext) async throws -> Response {
         let options = KioskOptions(query: context.query)
-        // Screens are paired by a household's posting members; a guest (or a public server) only builds addresses.
-        let canPair = household != nil && context.role?.posts == true
+        // Screens are paired by a household's posting members (a role exists only in the embedded household); a guest,
+        // or a remote hatk's member, only builds addresses.
+        let canPair = context.role?.posts == true
         let model = KioskSettingsPage.model(
             options, address: Self.kioskAddress(options, origin: context.origin), csrf: canPair ? context.csrf.value : nil)
         return try pages.render("kiosk-settings", title: "Kiosk settings", model: model, form: canPair, context: context)

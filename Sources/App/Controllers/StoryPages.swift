@@ -52,7 +52,7 @@ struct StoryPages: Sendable {
         return StoryPage.Chrome(
             signedIn: context.viewer != nil, csrf: context.session == nil ? nil : context.csrf.value,
             loginHref: SiteURL.login.with([("next", SiteURL.localPath(context.request.path))]),
-            reasons: ReportReason.from(labels.definitions), canShare: household != nil && context.role?.posts == true)
+            reasons: ReportReason.from(labels.definitions), canShare: context.role?.posts == true)
     }
 
     /// `/stories/<actor>`: picks the story to open (the first not yet seen) and redirects to its permalink. An author

@@ -72,10 +72,10 @@ struct KioskOptions: Equatable, Sendable {
         pair = query("pair") != "0"
     }
 
-    /// The query items that differ from the defaults, in a fixed order.
     /// The options as a kiosk address's query string (without the `?`; empty for the defaults).
     var queryString: String { String(SiteURL.kiosk.with(items).drop { $0 != "?" }.dropFirst()) }
 
+    /// The query items that differ from the defaults, in a fixed order.
     var items: [(String, String?)] {
         [
             ("authors", authors), ("warned", showWarned ? "show" : nil), ("refresh", refreshSeconds.map(String.init)),

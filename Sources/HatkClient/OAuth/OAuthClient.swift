@@ -16,7 +16,7 @@ public final class OAuthClient: Sendable {
     /// reached over loopback while proofs and redirects name the origin the browser uses); nil sends them as named.
     public let transport: URL?
     let nonces: ReceivedNonces
-    /// Sent with every request to the authorization server (our front's key to its own server).
+    /// Sent with every form POST to the authorization server (PAR, token, revocation): our front's key to its own server.
     let headers: [String: String]
     let clock: @Sendable () -> Int64
     private let http: OutboundHTTP
