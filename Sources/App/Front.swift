@@ -26,6 +26,8 @@ public struct Front: Sendable {
     let uploads: String
     /// Whom the household's stories are for.
     let audience: Audience
+    /// Each person's allowance of comments, favourites, mutes, blocks, seen marks and reports.
+    let writeLimiters: WriteLimiters
     /// What a stranger gets at `/` of a household server.
     let frontDoor: @Sendable (RequestContext) throws -> Response
     /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
@@ -41,12 +43,14 @@ public struct Front: Sendable {
         let signInLimiter: any RateLimiting
         let uploadLimiter: any RateLimiting
         let passLimiter: any RateLimiting
+        let writeLimiters: WriteLimiters
         if let shared = dependencies.sharedSessions {
             sessions = shared.sessions
             seen = SeenMarks(storage: shared.seen)
             signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
             uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
             passLimiter = shared.limiter(scope: "passes", perMinute: settings.passesPerMinute)
+            writeLimiters = WriteLimiters(settings.writeLimits) { shared.limiter(scope: $0, limit: $1, window: $2) }
         } else {
             let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
             sessions = local
@@ -54,6 +58,7 @@ public struct Front: Sendable {
             signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
             uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
             passLimiter = RateLimiter(perMinute: settings.passesPerMinute)
+            writeLimiters = WriteLimiters(settings.writeLimits) { RateLimiter(limit: $1, window: $2) }
         }
         let cache = PageCache(ttl: settings.pageCacheTTL)
         let errors = FrontErrors(pages: pages)
@@ -74,11 +79,11 @@ public struct Front: Sendable {
                 }
             })
         let activity = ActivityCounts()
-        // One pool for every image the front makes: uploads and previews share the machine's cores.
+        // The uploads' pool: link previews have their own (`PreviewImages`), so strangers cannot keep it busy.
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let photos = dependencies.photos ?? writer
-        let previews = PreviewImages(photos: photos, work: images)
+        let previews = PreviewImages(photos: photos, perMinute: settings.previewsPerMinute, client: clientAddress)
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: previews,
@@ -114,6 +119,7 @@ public struct Front: Sendable {
             operations: OperationsController(
                 probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
         routes = controllers.routes
+        self.writeLimiters = writeLimiters
         builder = ContextBuilder(
             origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
             household: dependencies.household, clock: dependencies.clock)
@@ -243,7 +249,7 @@ public struct Front: Sendable {
 
     /// What runs around each handler, outermost first: a household's routes are kept from strangers, upstream failures
     /// become the retry page (or JSON), read-only pages answer by the deadline however many upstream calls they make,
-    /// and every unsafe method is CSRF-checked.
+    /// every unsafe method is CSRF-checked, and each person's social writes are counted.
     func middleware(for route: Route) -> [any ContextMiddleware] {
         var chain: [any ContextMiddleware] = [
             AccessMiddleware(access: route.access, audience: audience, group: route.group, frontDoor: frontDoor),
@@ -251,6 +257,9 @@ public struct Front: Sendable {
         ]
         if route.method == .get { chain.append(DeadlineMiddleware(deadline: pageDeadline)) }
         chain.append(route.shareTarget ? ShareTargetMiddleware() : CSRFMiddleware())
+        if let write = route.write {
+            chain.append(WriteLimitMiddleware(write: write, limiters: writeLimiters, errors: errors, group: route.group))
+        }
         if route.method == .get, route.group == .pages { chain.append(ActivityCountMiddleware(counts: activity)) }
         return chain
     }
@@ -389,10 +398,14 @@ public struct FrontSettings: Sendable {
     public var imageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var imageQueue = 16
     public var uploadsPerMinute = 30
+    /// Link previews and blurred stand-ins one client address may have made per minute (already made ones are free).
+    public var previewsPerMinute = 30
     /// Sign-in attempts (`POST /login`) one client address may start per minute.
     public var signInsPerMinute = 20
     /// Pairing links and share links one member may make per minute.
     public var passesPerMinute = 10
+    /// Comments, favourites, mutes, blocks, seen marks and reports one person may make.
+    public var writeLimits = WriteLimit.defaults
     /// The configured public origin (`--public-url`), used for links that leave the site (the Bluesky post's link
     /// back); nil uses the origin the person posted from.
     public var canonicalOrigin: String?

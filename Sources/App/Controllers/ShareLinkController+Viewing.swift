@@ -51,7 +51,8 @@ extension ShareLinkController {
         guard let (story, decision) = try await sharedStory(try context.parameter("token"), context) else { return StoryPages.notFoundImage }
         var response: Response
         if decision.warns {
-            response = try await previews.response(.placeholder, of: story, cacheControl: "private, no-cache") ?? StoryPages.notFoundImage
+            response =
+                try await previews.response(.placeholder, of: story, context: context, cacheControl: "private, no-cache") ?? StoryPages.notFoundImage
         } else {
             let bytes: [UInt8]
             do { bytes = try await photos.image(at: story.fullsize) } catch { return StoryPages.notFoundImage }
@@ -69,7 +70,8 @@ extension ShareLinkController {
     func preview(_ context: RequestContext) async throws -> Response {
         guard let (story, decision) = try await sharedStory(try context.parameter("token"), context) else { return StoryPages.notFoundImage }
         var response =
-            try await previews.response(decision.warns ? .blurredLinkPreview : .linkPreview, of: story, cacheControl: "private, no-cache")
+            try await previews.response(
+                decision.warns ? .blurredLinkPreview : .linkPreview, of: story, context: context, cacheControl: "private, no-cache")
             ?? StoryPages.notFoundImage
         Self.keepToTheLink(&response)
         return response

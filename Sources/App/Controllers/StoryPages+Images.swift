@@ -12,14 +12,14 @@ extension StoryPages {
     /// `GET /profile/<did>/story/<rkey>/preview.jpg`: 1200 × 630, blurred when the story carries a warning.
     func preview(_ context: RequestContext) async throws -> Response {
         guard let (story, decision) = try await shownStory(context) else { return Self.notFoundImage }
-        return try await image(decision.warns ? .blurredLinkPreview : .linkPreview, of: story)
+        return try await image(decision.warns ? .blurredLinkPreview : .linkPreview, of: story, context)
     }
 
     /// `GET /profile/<did>/story/<rkey>/blurred.jpg`: a warned story's blurred stand-in (any story's, in fact: it
     /// shows nothing either way).
     func blurred(_ context: RequestContext) async throws -> Response {
         guard let (story, _) = try await shownStory(context) else { return Self.notFoundImage }
-        return try await image(.placeholder, of: story)
+        return try await image(.placeholder, of: story, context)
     }
 
     /// The story of the path and what its labels call for; nil when it does not exist or is hidden.
@@ -33,8 +33,8 @@ extension StoryPages {
         return (story, filter.decision(story))
     }
 
-    func image(_ kind: PreviewImages.Kind, of story: StoryView) async throws -> Response {
-        try await previews.response(kind, of: story) ?? Self.notFoundImage
+    func image(_ kind: PreviewImages.Kind, of story: StoryView, _ context: RequestContext) async throws -> Response {
+        try await previews.response(kind, of: story, context: context) ?? Self.notFoundImage
     }
 
     static var notFoundImage: Response {

@@ -177,7 +177,7 @@ extension StoryPages {
             Route(method: .get, page: .storyQR(did: "", rkey: ""), access: .viewers, handler: storyQR),
             Route(method: .get, page: .storiesData(actor: ""), access: .viewers, group: .api, cached: true, handler: storiesData),
             Route(method: .get, page: .kioskData, access: .screens, group: .api, cached: true, handler: kioskData),
-            Route(method: .post, page: .seen, access: .signedIn, group: .api, bodyLimit: 4096, handler: markSeen),
+            Route(method: .post, page: .seen, access: .signedIn, group: .api, bodyLimit: 4096, write: .seen, handler: markSeen),
             Route(method: .get, page: .storyPreview(did: "", rkey: ""), access: .viewers, cached: true, handler: preview),
             Route(method: .get, page: .storyBlurred(did: "", rkey: ""), access: .viewers, cached: true, handler: blurred),
         ]

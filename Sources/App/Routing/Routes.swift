@@ -27,6 +27,8 @@ struct Route: Sendable {
     /// The manifest's share target: checked for another site's origin instead of a CSRF token it cannot carry.
     /// Such a route must only stage what it receives, never act on it (`ShareTargetMiddleware`).
     var shareTarget = false
+    /// The kind of write this route makes, counted per person (`WriteLimitMiddleware`); nil for none.
+    var write: SocialWrite?
     let handler: ContextHandler
 }
 

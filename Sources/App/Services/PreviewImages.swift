@@ -9,9 +9,12 @@ import Workers
 
 /// Images the server makes from a story's photo: the 1200 × 630 link preview of its permalink (blurred when the
 /// story carries a warning) and the blurred stand-in a warned story shows until the person asks to see it. The photo
-/// is fetched from wherever the view says (the embedded household's `/img/…`, a remote hatk's image host), the work
-/// runs on the front's image pool, off the Swift pool, and results are kept in a bounded cache keyed by the story's
-/// URI and CID (a record's CID changes with its content).
+/// is fetched from wherever the view says (the embedded household's `/img/…`, a remote hatk's image host), and
+/// results are kept in a bounded cache keyed by the story's URI and CID (a record's CID changes with its content).
+///
+/// Anyone who may see a story may ask for its preview (link unfurlers are anonymous), so the work is fenced off: it
+/// runs on a small pool of its own, never the upload workers, and each client may have only so many made a minute
+/// (cache hits are free), so asking for many stories' previews cannot keep members' uploads waiting.
 final class PreviewImages: Sendable {
     enum Kind: String, Sendable {
         case linkPreview, blurredLinkPreview, placeholder
@@ -23,22 +26,38 @@ final class PreviewImages: Sendable {
         var order: [String] = []
     }
 
+    /// A client asked for more renditions than it may have made a minute.
+    struct Limited: Error {
+        let retryAfter: Int64
+    }
+
     let photos: any PhotoSource
+    /// The previews' own workers: one, with a short queue.
     let work: WorkerPool
+    /// Renditions made per client (`client` of the request), cache hits not counted.
+    let limiter: any RateLimiting
+    let client: @Sendable (Request) -> String?
     private let cache = Mutex(Cache())
     /// Entries kept: a preview is about 100 KB, a stand-in one or two.
     static let capacity = 96
 
-    init(photos: any PhotoSource, work: WorkerPool) {
+    /// - Parameters:
+    ///   - perMinute: renditions one client may have made a minute.
+    ///   - client: the key a request counts against (its client address).
+    init(photos: any PhotoSource, perMinute: Int, client: @escaping @Sendable (Request) -> String?) {
         self.photos = photos
-        self.work = work
+        work = WorkerPool(label: "previews", workers: 1, queueLimit: 4)
+        limiter = RateLimiter(perMinute: perMinute)
+        self.client = client
     }
 
     /// The rendition of `story` of `kind`. - Throws: `HatkError` when the photo cannot be fetched, `WorkerPool.Busy`
     /// when the pool is full, `ImagingError` when it cannot be read.
-    func image(_ kind: Kind, of story: StoryView) async throws -> [UInt8] {
+    /// - Throws: `Limited` when `client` has had its renditions for the minute.
+    func image(_ kind: Kind, of story: StoryView, for client: String, now: Int64) async throws -> [UInt8] {
         let key = kind.rawValue + " " + story.uri + " " + story.cid
         if let hit = cache.withLock({ $0.entries[key] }) { return hit }
+        if case .limited(let wait) = try limiter.admit(client, now: now) { throw Limited(retryAfter: wait) }
         // The thumbnail is enough for a stand-in of 64 pixels; a preview wants the full photo.
         let source = try await photos.image(at: kind == .linkPreview ? story.fullsize : story.thumb)
         let jpeg = try await work.run { () throws -> [UInt8] in
@@ -59,10 +78,16 @@ final class PreviewImages: Sendable {
 
 extension PreviewImages {
     /// The rendition as a response; nil when the photo cannot be read. A full pool answers 503 with Retry-After.
-    func response(_ kind: Kind, of story: StoryView, cacheControl: String = "public, max-age=600") async throws -> Response? {
+    func response(
+        _ kind: Kind, of story: StoryView, context: RequestContext, cacheControl: String = "public, max-age=600"
+    ) async throws -> Response? {
         let jpeg: [UInt8]
         do {
-            jpeg = try await image(kind, of: story)
+            jpeg = try await image(kind, of: story, for: client(context.request) ?? "unknown", now: context.unixNow)
+        } catch let limited as Limited {
+            throw HTTPError(
+                .tooManyRequests, "You asked for many previews at once. Wait \(limited.retryAfter) seconds, then try again.",
+                headers: ["Retry-After": String(limited.retryAfter)])
         } catch is WorkerPool.Busy {
             throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
         } catch let error as ImagingError {

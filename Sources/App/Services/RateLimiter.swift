@@ -53,6 +53,13 @@ final class RateLimiter: RateLimiting {
         state = Mutex(RateLimit(limit: perMinute))
     }
 
+    /// - Parameters:
+    ///   - limit: attempts one key may make per window.
+    ///   - window: the window's length in seconds.
+    init(limit: Int, window: Int64) {
+        state = Mutex(RateLimit(limit: limit, window: window))
+    }
+
     func admit(_ key: String, now: Int64) -> RateLimit.Decision {
         state.withLock { $0.admit(key, now: now) }
     }

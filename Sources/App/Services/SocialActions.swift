@@ -30,6 +30,9 @@ struct SocialActions: Sendable {
         try await writer.unfavorite(favorite, as: credentials)
     }
 
+    /// The mentions one comment may look up; a comment naming more people links the first ones.
+    static let maxMentionLookups = 10
+
     /// Comments on `story`, with the facets Grain writes (links, mentions, tags); returns the comment's URI.
     /// - Parameter resolve: the DID of a mentioned handle, nil when nobody has it (the mention stays plain text).
     func comment(
@@ -41,9 +44,13 @@ struct SocialActions: Sendable {
             throw CommentRefusal(message: "A comment can be at most \(CommentRecord.maxGraphemes) characters long.")
         }
         var facets: [JSONValue] = []
+        var lookups = 0
         for facet in RichText.facets(in: text) {
             switch facet.feature {
             case .mention(let handle):
+                // Each mention is a profile look-up: past the cap, a mention stays plain text.
+                guard lookups < Self.maxMentionLookups else { continue }
+                lookups += 1
                 guard let did = await resolve(handle) else { continue }
                 facets.append(RichText.json(facet, mentionDID: did))
             case .link, .tag:

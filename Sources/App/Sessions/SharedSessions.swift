@@ -30,7 +30,12 @@ public struct SharedSessions: Sendable {
 
     /// A limit counted in the shared table under `scope` (one scope per kind of attempt).
     func limiter(scope: String, perMinute: Int) -> PostgresRateLimiter {
-        PostgresRateLimiter(database: database, scope: scope, limit: perMinute, window: 60)
+        limiter(scope: scope, limit: perMinute, window: 60)
+    }
+
+    /// A limit of `limit` attempts per `window` seconds, counted in the shared table under `scope`.
+    func limiter(scope: String, limit: Int, window: Int64) -> PostgresRateLimiter {
+        PostgresRateLimiter(database: database, scope: scope, limit: limit, window: window)
     }
 
     /// The tables were made by a newer grain-stories than this one.

@@ -27,7 +27,7 @@ struct FrontHarness {
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
         origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, writerTimeout: Double = 15,
-        moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil
+        moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil, photos: (any PhotoSource)? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -35,7 +35,7 @@ struct FrontHarness {
         let writerURL = writer ?? URL(string: "http://127.0.0.1:9")!
         var settings = settings
         settings.pageCacheTTL = .zero
-        let dependencies = FrontDependencies(
+        var dependencies = FrontDependencies(
             pages: PageRenderer(
                 templates: try TemplateRenderer(directory: repositoryRoot.appendingPathComponent("Templates").path),
                 assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
@@ -48,6 +48,7 @@ struct FrontHarness {
             household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
             geocoder: nil, placeNames: nil, placeSearch: placeSearch, settings: settings, clock: { clock.now },
             moderation: moderation)
+        dependencies.photos = photos
         front = try Front(dependencies)
         var router = Router()
         front.register(on: &router)
@@ -65,13 +66,13 @@ struct FrontHarness {
     /// Answers one request as the server would, without a socket.
     func send(
         _ method: HTTPMethod = .get, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
-        host: String = FrontHarness.host
+        host: String = FrontHarness.host, from address: String = "192.168.1.30"
     ) async -> Response {
         var all = HTTPHeaders()
         all.add("Host", host)
         for (name, value) in headers { all.add(name, value) }
         let (path, query) = Self.split(target)
-        let request = Request(method: method, path: path, query: query, headers: all, body: body, remoteAddress: "192.168.1.30")
+        let request = Request(method: method, path: path, query: query, headers: all, body: body, remoteAddress: address)
         return await router.respond(to: request)
     }
 
