@@ -95,14 +95,32 @@ extension SocialController {
             let model = ActivityPageModel(entries: [], moreHref: nil, available: false, mutedHref: SiteURL.muted.path)
             return try pages.render("activity", title: "Activity", model: model, context: context)
         }
-        if cursor == nil, let credentials = try await credentials(context, session) {
-            // Seen up to now; a failure only leaves the count as it was.
-            try? await actions.markNotificationsSeen(now: context.now, as: credentials)
-            activity.forget(session.did)
+        // Looking changes nothing (a GET must not): the page's form, sent by its script as it opens or by the
+        // person's button, marks what it shows as seen.
+        var shown = model
+        if cursor == nil, model.entries.contains(where: \.unseen) {
+            shown.markSeen = .init(action: SiteURL.activitySeen.path, csrf: context.csrf.value, at: context.now.iso8601)
         }
         var page = context
         page.activityCount = nil
-        return try pages.render("activity", title: "Activity", model: model, context: page)
+        return try pages.render("activity", title: "Activity", model: shown, scripts: ["js/activity.js"], context: page)
+    }
+
+    /// `POST /activity/seen` with `at`: the visitor's activity is seen up to `at` (the moment their activity page was
+    /// made, never later than now), so what arrived since stays new.
+    func markActivitySeen(_ context: RequestContext) async throws -> Response {
+        guard let session = context.session, let credentials = try await credentials(context, session) else {
+            return signInRedirect(context, next: SiteURL.activity.path)
+        }
+        let at = min(UTCTime(iso8601: context.form["at"] ?? "") ?? context.now, context.now)
+        do {
+            try await actions.markNotificationsSeen(now: at, as: credentials)
+        } catch let error as HatkError {
+            if let answer = refusal(error, context, what: "mark the activity as seen", next: SiteURL.activity.path) { return answer }
+            throw error
+        }
+        activity.forget(session.did)
+        return done(context, to: SiteURL.activity.path)
     }
 
     func activityModel(

@@ -215,6 +215,7 @@ extension SocialController {
             Route(method: .post, page: .block(actor: ""), access: .signedIn, bodyLimit: 4096, write: .block, handler: block),
             Route(method: .get, page: .muted, access: .signedIn, handler: mutedPage),
             Route(method: .get, page: .activity, access: .signedIn, handler: activityPage),
+            Route(method: .post, page: .activitySeen, access: .signedIn, bodyLimit: 4096, handler: markActivitySeen),
         ]
     }
 }

@@ -107,6 +107,16 @@ struct ActivityPageModel: Encodable, Equatable {
     var moreHref: String?
     var available: Bool
     var mutedHref: String
+    /// The form that marks what the page shows as seen (its script sends it as the page opens); nil when nothing
+    /// shown is new.
+    var markSeen: MarkSeen?
+
+    struct MarkSeen: Encodable, Equatable {
+        var action: String
+        var csrf: String
+        /// When the page was made: what arrives after it stays new.
+        var at: String
+    }
 }
 
 /// `/muted`: whom the visitor muted or blocks, each with undo.

@@ -64,6 +64,8 @@ public enum SiteURL: Sendable, Equatable {
     case muted
     /// Who favourited or commented on the visitor's stories.
     case activity
+    /// Marks that activity seen, up to the moment the page showing it was made (POST).
+    case activitySeen
     /// The household owner's review of reports (embedded household only).
     case adminReports
     /// The owner's administration of members and invitations.
@@ -138,6 +140,7 @@ public enum SiteURL: Sendable, Equatable {
         case .block(let actor): SiteURL.profile(actor: actor).segments + ["block"]
         case .muted: ["muted"]
         case .activity: ["activity"]
+        case .activitySeen: ["activity", "seen"]
         case .adminReports: ["admin", "reports"]
         case .admin: ["admin"]
         case .memories(let years): ["memories", .value("years", String(years))]

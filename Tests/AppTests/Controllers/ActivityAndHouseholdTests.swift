@@ -20,7 +20,7 @@ import Testing
         return item
     }
 
-    @Test("the header counts unseen activity; the page lists favourites and comments and marks everything seen")
+    @Test("the header counts unseen activity; the page lists favourites and comments; its form marks them seen as of the page, never the GET")
     func activity() async throws {
         let stub = try StubHatk()
         let front = try FrontHarness(writer: stub.url)
@@ -42,8 +42,20 @@ import Testing
         #expect(page.text.contains("Maya</a> <a href=\"\(SiteURL.story(did: jonas.rawValue, rkey: story.rkey).path)\">commented on your story</a>"))
         #expect(page.text.contains("&lt;b&gt;nice&lt;/b&gt;") && page.text.contains("favourited your story"))
         #expect(!page.text.contains("gallery"), "only the story reasons")
+        #expect(stub.calls("dev.hatk.putPreference").isEmpty, "looking at the page changes nothing")
+        #expect((await visitor.get(SiteURL.home.path)).text.contains("data-activity-count>2<"))
+        // The page's form (its script sends it as the page opens) marks seen what the page showed, as of the page.
+        let shownAt = front.clock.now.iso8601
+        #expect(page.text.contains(#"<input type="hidden" name="at" value="\#(shownAt)">"#))
+        #expect(page.text.contains("js/activity"))
+        front.clock.advance(seconds: 30)
+        let marked = await visitor.post(SiteURL.activitySeen.path, [("at", shownAt)], json: true)
+        #expect(marked.status == .ok)
         let seen = try #require(stub.calls("dev.hatk.putPreference").first?.body)
-        #expect(seen["key"]?.stringValue == "lastSeenNotifications" && seen["value"]?.stringValue == front.clock.now.iso8601)
+        #expect(seen["key"]?.stringValue == "lastSeenNotifications" && seen["value"]?.stringValue == shownAt)
+        // A time ahead of the server's is taken as now.
+        _ = await visitor.post(SiteURL.activitySeen.path, [("at", "2099-01-01T00:00:00.000Z")])
+        #expect(stub.calls("dev.hatk.putPreference").last?.body["value"]?.stringValue == front.clock.now.iso8601)
     }
 
     /// `count` notifications for jonas, newest first, one second apart, with the reason `reason(i)` for the i-th.

@@ -64,6 +64,11 @@ import Testing
             $0.relationships[owner.rawValue] = ViewerRelationships(
                 muted: ["did:plc:" + String(repeating: "m", count: 24)],
                 blocking: ["did:plc:" + String(repeating: "b", count: 24): "at://\(owner.rawValue)/social.grain.graph.block/3kblockaaaaa"])
+            // Something new on the activity page, so that it renders its form that marks it seen.
+            let jonasProfile = ProfileView(cid: "", did: jonas.rawValue, handle: "jonas.home.test", displayName: "Jonas")
+            $0.notifications[owner.rawValue] = [
+                ActivityAndHouseholdTests.notification(NotificationReason.storyFavorite, by: jonasProfile, story: own.uri)
+            ]
         }
         moderation.state.withLock {
             $0.reports = [

@@ -14,7 +14,7 @@ import Testing
         .join(token: "t/k"), .favorite(did: "did:plc:abc", rkey: "3kxyz"), .comments(did: "did:plc:abc", rkey: "3kxyz"),
         .deleteComment(did: "did:plc:abc", rkey: "3kxyz"), .commentsData(did: "did:plc:abc", rkey: "3kxyz"),
         .storyPreview(did: "did:plc:abc", rkey: "3kxyz"), .storyBlurred(did: "did:plc:abc", rkey: "3kxyz"), .report,
-        .mute(actor: "did:plc:abc"), .block(actor: "did:plc:abc"), .muted, .activity, .adminReports, .admin, .memories(years: 2),
+        .mute(actor: "did:plc:abc"), .block(actor: "did:plc:abc"), .muted, .activity, .activitySeen, .adminReports, .admin, .memories(years: 2),
         .kioskSettings, .kioskQR, .storyQR(did: "did:plc:abc", rkey: "3kxyz"), .screenPairings, .screenPairing(token: "t/k"),
         .screenPairingQR(token: "t/k"), .storyShares(did: "did:plc:abc", rkey: "3kxyz"), .sharedStory(token: "t/k"),
         .sharedPhoto(token: "t/k"), .sharedPreview(token: "t/k"),
@@ -27,7 +27,7 @@ import Testing
             case .home, .stories, .story, .profile, .create, .createInspect, .placesData, .manifest, .share, .healthz, .readyz, .metrics,
                 .login, .logout, .authCallback, .clientMetadata, .deleteStory, .storiesData, .seen, .kiosk, .kioskData, .welcome, .invite,
                 .join, .favorite, .comments, .deleteComment, .commentsData, .storyPreview, .storyBlurred, .report, .mute, .block, .muted,
-                .activity, .adminReports, .admin, .memories, .kioskSettings, .kioskQR, .storyQR, .screenPairings, .screenPairing,
+                .activity, .activitySeen, .adminReports, .admin, .memories, .kioskSettings, .kioskQR, .storyQR, .screenPairings, .screenPairing,
                 .screenPairingQR, .storyShares, .sharedStory, .sharedPhoto, .sharedPreview:
                 return Set(Self.examples.map(\.pattern)).contains(url.pattern)
             }
