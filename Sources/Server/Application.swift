@@ -52,7 +52,7 @@ public final class Application: Sendable {
             canonical: configuration.canonicalOrigin, allowedHosts: configuration.allowedHosts,
             behindTLSProxy: configuration.behindTLSProxy)
         self.origins = origins
-        let trustedProxies = try TrustedProxies(parsing: configuration.trustedProxies)
+        let trustedProxies = try TrustedProxies(parsing: configuration.believedProxies)
         // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
         if !configuration.forCommand { _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads") }

@@ -88,7 +88,7 @@ public enum Command: Sendable {
                                 over the file.
           --behind-tls-proxy    a TLS proxy serves us over HTTPS: secure cookies, https links
           --trusted-proxy LIST  comma-separated addresses or CIDR ranges whose X-Forwarded-* headers are
-                                believed (default 127.0.0.0/8,::1/128)
+                                believed (default: loopback with --behind-tls-proxy, nobody without)
           --allowed-host LIST   comma-separated names or addresses accepted as this server's besides its own
                                 addresses, localhost and its host name (e.g. the Docker host's LAN address)
           --dpop-nonces         the embedded sign-in server issues and requires DPoP nonces

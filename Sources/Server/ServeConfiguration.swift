@@ -83,9 +83,15 @@ public struct ServeConfiguration: Sendable {
     }
     /// How long one call to the hatk server may take.
     public var upstreamTimeout: TimeInterval = 10
-    /// Peers whose `X-Forwarded-For`, `-Proto` and `-Host` are believed (`--trusted-proxy`, CIDR ranges or addresses):
-    /// loopback by default, where a proxy on the same box connects from.
-    public var trustedProxies: [String] = ["127.0.0.0/8", "::1/128"]
+    /// Peers whose `X-Forwarded-For`, `-Proto` and `-Host` are believed, as `--trusted-proxy` gave them (CIDR ranges or
+    /// addresses); nil: see `believedProxies`.
+    public var trustedProxies: [String]?
+    /// The peers whose forwarding headers count: `--trusted-proxy`'s, or else with `--behind-tls-proxy` loopback
+    /// (where a proxy on the same box connects from), and without it nobody: a server that browsers reach directly
+    /// believes no forwarding header, whoever sends it, so a process on the box cannot pass for a thousand clients.
+    public var believedProxies: [String] {
+        trustedProxies ?? (behindTLSProxy ? ["127.0.0.0/8", "::1/128"] : [])
+    }
     /// Names or addresses accepted as ours besides this machine's own (`--allowed-host`): the address a Docker host
     /// is reached at from the LAN, a local DNS name.
     public var allowedHosts: [String] = []

@@ -20,13 +20,18 @@ struct CommandLineTests {
         #expect(c.appview?.absoluteString == "https://grain.social")
     }
 
-    @Test("--trusted-proxy and --allowed-host take lists, replace the defaults, and refuse what is not an address or a name")
+    @Test("--trusted-proxy and --allowed-host take lists and refuse what is not an address or a name; loopback is believed only behind the TLS proxy")
     func proxiesAndHosts() throws {
         guard case .serve(let defaults) = try Command.parse(["serve"]) else {
             Issue.record("expected serve")
             return
         }
-        #expect(defaults.trustedProxies == ["127.0.0.0/8", "::1/128"], "loopback is the default proxy")
+        #expect(defaults.believedProxies.isEmpty, "a server browsers reach directly believes no forwarding header")
+        guard case .serve(let proxied) = try Command.parse(["serve", "--behind-tls-proxy", "--public-url", "https://stories.example"]) else {
+            Issue.record("expected serve")
+            return
+        }
+        #expect(proxied.believedProxies == ["127.0.0.0/8", "::1/128"], "behind the TLS proxy, loopback is the proxy by default")
         #expect(defaults.allowedHosts.isEmpty)
         guard
             case .serve(let c) = try Command.parse([
@@ -36,7 +41,7 @@ struct CommandLineTests {
             Issue.record("expected serve")
             return
         }
-        #expect(c.trustedProxies == ["10.0.0.5", "192.168.1.0/24"])
+        #expect(c.believedProxies == ["10.0.0.5", "192.168.1.0/24"])
         #expect(c.allowedHosts == ["stories.lan", "192.168.1.20"])
         for args in [
             ["serve", "--trusted-proxy", "not-an-address"], ["serve", "--trusted-proxy", "10.0.0.0/99"], ["serve", "--allowed-host", "a b"],

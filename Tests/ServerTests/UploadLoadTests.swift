@@ -133,6 +133,23 @@ struct UploadLoadTests {
         #expect(otherClient == 303)
     }
 
+    @Test(
+        "without --behind-tls-proxy or --trusted-proxy, X-Forwarded-For is no one's word, loopback's included: every upload counts against the peer")
+    func forwardedForIgnoredWithoutProxy() async throws {
+        let live = try await LiveApp { $0.uploadsPerMinute = 1 }
+        defer { Task { await live.stop() } }
+        let browser = Browser(base: live.base)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+        func post(_ seed: Int, claiming client: String) async throws -> Int {
+            try await browser.postPhoto(
+                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": client]
+            ).status
+        }
+        #expect(try await post(0, claiming: "198.51.100.1") == 303)
+        #expect(try await post(1, claiming: "198.51.100.2") == 429, "a new X-Forwarded-For is not a new client")
+    }
+
     @Test("an IPv6 client is counted by its /64: another address in it is the same client, the next /64 another")
     func rateLimitGroupsIPv6() async throws {
         // setup: behind the TLS proxy, so each request can say which client it is for
