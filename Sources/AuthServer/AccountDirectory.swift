@@ -8,6 +8,11 @@ public protocol AccountDirectory: Sendable {
     func account(did: DID) throws -> DirectoryAccount?
     /// The account whose full handle is `handle` (lower case, e.g. `maya.home.test`); nil as for a DID.
     func account(handle: String) throws -> DirectoryAccount?
+    /// The account with this DID while the household's owner has disabled it; nil when there is none or it may sign
+    /// in. Asked only after its password was typed right, so that its holder learns why they cannot sign in.
+    func disabledAccount(did: DID) throws -> DirectoryAccount?
+    /// As `disabledAccount(did:)`, by full handle.
+    func disabledAccount(handle: String) throws -> DirectoryAccount?
 }
 
 /// One household account as the authorization server sees it.

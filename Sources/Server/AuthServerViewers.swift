@@ -30,4 +30,12 @@ struct BackendAccounts: AccountDirectory {
     func account(handle: String) throws -> DirectoryAccount? {
         try store.account(handle).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
+
+    func disabledAccount(did: DID) throws -> DirectoryAccount? {
+        try store.account(did.rawValue).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+    }
+
+    func disabledAccount(handle: String) throws -> DirectoryAccount? {
+        try store.account(handle).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+    }
 }

@@ -29,6 +29,23 @@ struct SignInTests {
         #expect(right.status.code == 303)
     }
 
+    @Test("a disabled member who types the right password is told the owner disabled the account; a wrong one still reads as wrong")
+    func disabledAccountAfterRightPassword() async throws {
+        let fixture = try AuthFixture()
+        let client = TestClient()
+        let requestURI = try await fixture.pushedRequestURI(client)
+        fixture.accounts.disable(fixture.maya)
+
+        for username in ["maya.home.test", "maya", fixture.maya.rawValue] {
+            let right = await fixture.submit(client, requestURI: requestURI, username: username)
+            #expect(right.status.code == 403, "\(username)")
+            #expect(right.page?.error == AuthServer.disabledMessage)
+        }
+        let wrong = await fixture.submit(client, requestURI: requestURI, password: "not it")
+        #expect(wrong.status.code == 401)
+        #expect(wrong.page?.error == "Wrong username or password")
+    }
+
     /// Usernames are the handle, its first label, or a DID, in any case and with a leading @.
     @Test("the handle, its first label, @handle and the DID all sign in")
     func usernames() async throws {

@@ -9,6 +9,8 @@ extension AuthServer {
     /// Seconds an authorization code is valid.
     static let codeLifetime: Int64 = 60
     static let wrongCredentialsMessage = "Wrong username or password"
+    static let disabledMessage =
+        "The household’s owner has disabled this account, so it cannot sign in. Ask them to enable it again."
     static let busyMessage = "Many people are signing in right now. Try again in a few seconds."
     static let busyRetrySeconds = 5
 
@@ -43,6 +45,9 @@ extension AuthServer {
         }
 
         let account = try? resolveAccount(username: username)
+        // A disabled account's password is checked as any other's (one hash either way, so timing tells nothing);
+        // only its right password learns that the account is disabled.
+        let disabled = account == nil ? (try? resolveAccount(username: username, disabled: true)) ?? nil : nil
         let secure = issuer.hasPrefix("https://")
         let attempt = attemptKeys(account: account, username: username, request: request, secure: secure, now: now)
         if let wait = throttle.withLock({ $0.wait(for: attempt.keys, now: now) }) {
@@ -51,7 +56,10 @@ extension AuthServer {
             return response
         }
         let did: String
-        switch await checkPassword(form["password"] ?? "", for: account) {
+        switch await checkPassword(form["password"] ?? "", for: account ?? disabled) {
+        case .verified where disabled != nil:
+            log.info("a disabled account's holder tried to sign in", fields: ["did": disabled?.did.rawValue ?? ""])
+            return again(Self.disabledMessage, status: 403)
         case .verified(let verified):
             did = verified.rawValue
             if let deviceKey = attempt.deviceKey { throttle.withLock { $0.reset(deviceKey) } }

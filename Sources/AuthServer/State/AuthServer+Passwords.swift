@@ -53,19 +53,24 @@ extension AuthServer {
     /// The one account a sign-in name refers to: a DID, a full handle, or a handle's first label ("maya" for
     /// `maya.home.test`) when exactly one account with a password has it. All three forms give the same
     /// ``DirectoryAccount``, so everything keyed on the result (limits, grants) counts one account once.
-    func resolveAccount(username: String) throws -> DirectoryAccount? {
+    /// - Parameter disabled: find the account among those the owner has disabled instead (for the message after a
+    ///   right password).
+    func resolveAccount(username: String, disabled: Bool = false) throws -> DirectoryAccount? {
         let name = Self.normalizedUsername(username)
         guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
+        let byDID = { (did: DID) throws -> DirectoryAccount? in
+            disabled ? try self.accounts.disabledAccount(did: did) : try self.accounts.account(did: did)
+        }
         if name.hasPrefix("did:") {
-            return try DID.parse(name).flatMap { try accounts.account(did: $0) }
+            return try DID.parse(name).flatMap(byDID)
         }
         if name.contains(".") {
-            return try accounts.account(handle: name)
+            return disabled ? try accounts.disabledAccount(handle: name) : try accounts.account(handle: name)
         }
         let dids = try database.read { connection in
             try connection.query("SELECT did FROM passwords").compactMap { $0.string("did").flatMap(DID.parse) }
         }
-        let matches = try dids.compactMap { try accounts.account(did: $0) }.filter { $0.shortName == name }
+        let matches = try dids.compactMap(byDID).filter { $0.shortName == name }
         return matches.count == 1 ? matches[0] : nil
     }
 

@@ -6,6 +6,15 @@ import Testing
 extension Browser {
     /// Signs in through the front's OAuth client and the authorization server's form, as a person would.
     func signInThroughFront(handle: String, password: String) async throws {
+        let approved = try await signInAnswer(handle: handle, password: password)
+        let callback = try #require(approved.location, "the sign-in form answered \(approved.status)")
+        let landed = try await get(callback)
+        #expect(landed.status == 303, "the callback answered \(landed.status)")
+    }
+
+    /// Starts a sign-in at the front and sends the authorization server's form: its answer (a redirect to the
+    /// callback, or the form again with what was wrong).
+    func signInAnswer(handle: String, password: String) async throws -> Page {
         let login = try await get("/login?next=/create")
         let csrf = try #require(captures(#"name="csrf" value="([^"]+)""#, in: login.body).first)
         let started = try await post("/login", form: [("csrf", csrf), ("handle", handle), ("next", "/create")])
@@ -13,12 +22,9 @@ extension Browser {
         let signInPage = try await get(authorize)
         let requestURI = unescape(try #require(captures(#"name="request_uri" value="([^"]+)""#, in: signInPage.body).first))
         let asCSRF = unescape(try #require(captures(#"name="csrf" value="([^"]+)""#, in: signInPage.body).first))
-        let approved = try await post(
+        return try await post(
             "/oauth/authorize",
             form: [("request_uri", requestURI), ("csrf", asCSRF), ("username", String(handle.prefix { $0 != "." })), ("password", password)])
-        let callback = try #require(approved.location, "the sign-in form answered \(approved.status)")
-        let landed = try await get(callback)
-        #expect(landed.status == 303, "the callback answered \(landed.status)")
     }
 
     /// The CSRF token of the create form (signed in).
