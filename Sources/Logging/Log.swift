@@ -44,6 +44,11 @@ public enum Log {
         current.sink(line(level, message, subsystem: subsystem, fields: fields, format: current.format, now: Date()))
     }
 
+    /// One line as `format` writes it now (what `write` hands the sink), for output that must read like the log.
+    public static func line(_ level: Level, _ message: String, subsystem: String, fields: [String: String], format: Format) -> String {
+        line(level, message, subsystem: subsystem, fields: fields, format: format, now: Date())
+    }
+
     static func line(
         _ level: Level, _ message: String, subsystem: String, fields: [String: String], format: Format, now: Date
     )

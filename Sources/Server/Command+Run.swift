@@ -58,29 +58,39 @@ extension Command {
         // Everything is ready before the first request is answered: /healthz means "serving".
         let seeded = try await app.seedDemoIfAsked()
         try app.start()
+        let say = Announcements(format: configuration.logFormat)
         if !seeded.isEmpty {
             if configuration.isLoopbackOnly {
-                print("Seeded the demo household. Sign in as:")
+                say.say("Seeded the demo household. Sign in as:", event: "demo")
             } else {
                 // Anyone on the network reaches this server, so the README's passwords would let them in.
-                print("The demo household's passwords, made for this server because other devices can reach it.")
-                print("(Shown once; `grain-stories users reset-password NAME` makes a new one.) Sign in as:")
+                say.say("The demo household's passwords, made for this server because other devices can reach it.", event: "demo")
+                say.say("(Shown once; `grain-stories users reset-password NAME` makes a new one.) Sign in as:", event: "demo")
             }
-            for member in seeded { print("  \(member.handle)  password: \(member.password)") }
+            for member in seeded {
+                say.say(
+                    "  \(member.handle)  password: \(member.password)", event: "demo account",
+                    fields: ["handle": member.handle, "password": member.password])
+            }
         }
         if let code = try app.setupCodeIfNeeded() {
-            print("This household has no owner yet. Open /welcome and enter the setup code: \(code)")
-            print("(It is also in \(configuration.dataDirectory)/setup-code; `grain-stories users add NAME` works too.)")
+            let file = configuration.dataDirectory + "/setup-code"
+            say.say(
+                "This household has no owner yet. Open /welcome and enter the setup code: \(code)", event: "setup code",
+                fields: ["code": code, "file": file])
+            say.say("(It is also in \(file); `grain-stories users add NAME` works too.)", event: "setup code")
         }
-        print("grain-stories is serving on \(app.publicURL)")
-        print("  \(Self.visibilityLine(configuration))")
-        for url in app.addressesForOtherDevices() { print("  from other devices: \(url)") }
-        if let hint = app.reachabilityHint() { print("  \(hint)") }
+        say.say(
+            "grain-stories is serving on \(app.publicURL)", event: "serving",
+            fields: ["url": app.publicURL, "visibility": configuration.audience.rawValue])
+        say.say("  \(Self.visibilityLine(configuration))", event: "visibility", fields: ["visibility": configuration.audience.rawValue])
+        for url in app.addressesForOtherDevices() { say.say("  from other devices: \(url)", event: "address", fields: ["url": url]) }
+        if let hint = app.reachabilityHint() { say.say("  \(hint)", event: "reachability") }
         // Standard output to a file or a pipe is block-buffered: flush, so that a supervisor (or a test waiting
         // for the port of `--port 0`) sees this line when it happens.
         fflush(nil)
         await app.runUntilSignal(stopSignals)
-        print("grain-stories stopped")
+        say.say("grain-stories stopped", event: "stopped")
     }
 
     /// Which visibility is in force, said at every start: a household that was public before this version (nothing

@@ -140,8 +140,10 @@ struct ObservabilityTests {
         #expect(missing.body.contains("Error id: <code>\(missingID)</code>"))
         #expect(missingID != id)
         // validate: log lines are JSON objects; the admin action's line carries the request's id
-        let logLines = server.output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{") }
+        // Every line, the start-up lines on standard output included, is a JSON object.
+        let logLines = server.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
         #expect(!logLines.isEmpty)
+        #expect(logLines.contains { $0.contains(#""event":"serving""#) && $0.contains(#""url":"\#(server.base)"#) })
         var found = false
         for line in logLines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
