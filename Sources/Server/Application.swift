@@ -193,6 +193,11 @@ public final class Application: Sendable {
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
+        if backend != nil {
+            for prefix in ["/img", "/xrpc"] {
+                router.group(prefix) { group in group.use(BackendHosts(origins: origins)) }
+            }
+        }
         if let authServer, configuration.audience == .household {
             let reads = HouseholdReads(signedIn: { [front] in front.admitsPhotos($0) }, token: { authServer.admitsResourceRequest($0.head) })
             for prefix in ["/img", "/xrpc"] {

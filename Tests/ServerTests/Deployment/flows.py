@@ -373,7 +373,11 @@ class Flows(unittest.TestCase):
         if not HOSTILE_HOST:
             return
         host, port = HOSTILE_HOST.rsplit(":", 1)
-        for path in ["/", "/login", "/oauth-client-metadata.json", "/.well-known/oauth-authorization-server"]:
+        hostile_paths = ["/", "/login", "/oauth-client-metadata.json", "/.well-known/oauth-authorization-server"]
+        if not FAKE_HATK:
+            # The embedded backend's reads answer only our own names too (issue 25, N5).
+            hostile_paths.append("/xrpc/social.grain.unspecced.getStoryAuthors")
+        for path in hostile_paths:
             for name in ["evil.example", f"evil.example:{port}"]:
                 status, raw = raw_get(host, int(port), path, {"Host": name})
                 self.assertTrue(400 <= status < 500, f"Host: {name} on {path} answered {status}:\n{raw[:600]}")
