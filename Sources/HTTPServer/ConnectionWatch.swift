@@ -5,7 +5,8 @@ import Synchronization
 
 /// What the server watches on every open connection, from libmicrohttpd's accept-policy and notify-connection
 /// callbacks and a sweeper:
-/// - Connections per client address, so one client cannot take every connection (trusted proxies are exempt).
+/// - Connections per client address, so one client cannot take every connection (trusted proxies are exempt), and
+///   a client's fair share once the server is half full (`ConnectionCounts`).
 /// - Slow-loris heads. MHD's connection timeout counts inactivity only, so a client that sends one header byte
 ///   every few hundred milliseconds would keep its connection for ever. Each connection gets a deadline for its next
 ///   complete request head: `headLimit` after it opens or after its previous request ends.
@@ -50,7 +51,7 @@ final class ConnectionWatch: Sendable {
 
     private struct State {
         var watched: [ObjectIdentifier: Watched] = [:]
-        var perClient: [IPAddress: Int] = [:]
+        var counts: ConnectionCounts
     }
 
     /// Nanoseconds for each request head; 0 for no head deadline.
@@ -61,7 +62,7 @@ final class ConnectionWatch: Sendable {
     /// Connections per client address; 0 for no limit.
     let perClientLimit: Int
     let trustedProxies: TrustedProxies
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let timer = Mutex<SweepTimer?>(nil)
 
     init(configuration: ServerConfiguration) {
@@ -70,6 +71,7 @@ final class ConnectionWatch: Sendable {
         bodyGrace = Self.nanoseconds(configuration.bodyRateGrace)
         perClientLimit = max(0, configuration.perClientConnectionLimit)
         trustedProxies = configuration.trustedProxies
+        state = Mutex(State(counts: ConnectionCounts(total: max(0, configuration.connectionLimit), perClient: perClientLimit)))
     }
 
     static func now() -> UInt64 {
@@ -87,7 +89,7 @@ final class ConnectionWatch: Sendable {
     /// the pool's threads.
     func admits(_ address: IPAddress?) -> Bool {
         guard let address = countedAddress(address) else { return true }
-        return state.withLock { ($0.perClient[address] ?? 0) < perClientLimit }
+        return state.withLock { $0.counts.admits(address) }
     }
 
     /// What a connection from `address` counts against: nothing for a trusted proxy (it limits its own clients),
@@ -104,7 +106,7 @@ final class ConnectionWatch: Sendable {
             fd: cmhd_connection_fd(connection), counted: counted, headDeadline: headLimit > 0 ? Self.now() + headLimit : 0)
         state.withLock { state in
             state.watched[ObjectIdentifier(entry)] = entry
-            if let counted { state.perClient[counted, default: 0] += 1 }
+            state.counts.opened(counted)
         }
         context.pointee = Unmanaged.passUnretained(entry).toOpaque()
     }
@@ -115,9 +117,8 @@ final class ConnectionWatch: Sendable {
         context.pointee = nil
         let entry = Unmanaged<Watched>.fromOpaque(pointer).takeUnretainedValue()
         state.withLock { state in
-            guard state.watched.removeValue(forKey: ObjectIdentifier(entry)) != nil, let counted = entry.counted else { return }
-            let left = (state.perClient[counted] ?? 1) - 1
-            state.perClient[counted] = left > 0 ? left : nil
+            guard state.watched.removeValue(forKey: ObjectIdentifier(entry)) != nil else { return }
+            state.counts.closed(entry.counted)
         }
     }
 
@@ -140,7 +141,7 @@ final class ConnectionWatch: Sendable {
 
     /// Open connections counted against `address`'s client block, for tests.
     func connections(from address: IPAddress) -> Int {
-        state.withLock { $0.perClient[address.clientBlock] ?? 0 }
+        state.withLock { $0.counts.held(by: address.clientBlock) }
     }
 
     /// Whether a body that began at `start` is behind the minimum rate at `now` with `bytes` received: it may take
