@@ -57,6 +57,14 @@ public struct PageRenderer: Sendable {
         var createHref = SiteURL.create.path
         var activityHref = SiteURL.activity.path
         var mutedHref = SiteURL.muted.path
+        var kioskSettingsHref = SiteURL.kioskSettings.path
+        /// The signed-in person's own profile, from the header's menu.
+        var profileHref: String?
+        /// Whether the menu offers the owner's tools: members, invitations, reports.
+        var isOwner: Bool
+        var adminHref = SiteURL.admin.path
+        var inviteHref = SiteURL.invite.path
+        var reportsHref = SiteURL.adminReports.path
         /// Favourites and comments the signed-in person has not looked at yet; nil shows no count.
         var activityCount: Int?
         var meta: [Meta]
@@ -71,6 +79,7 @@ public struct PageRenderer: Sendable {
             title: title, nonce: nonce, stylesheet: assets.url(for: "css/app.css"),
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
             csrf: context?.session == nil ? nil : context?.csrf.value, canPost: context?.role?.posts ?? true,
+            profileHref: context?.session.map { SiteURL.profile(actor: $0.handle).path }, isOwner: context?.role == .owner,
             activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta)
         guard case .dictionary(var values) = try TemplateValue(encoding: layout) else {
             preconditionFailure("a struct always encodes to a dictionary")

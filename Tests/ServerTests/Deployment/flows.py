@@ -241,6 +241,7 @@ class Flows(unittest.TestCase):
 
     def sign_out(self, member):
         d = member.driver
+        d.find_element(By.CSS_SELECTOR, ".site-header [data-menu] summary").click()
         d.find_element(By.CSS_SELECTOR, ".site-header form[action$='/logout'] button").click()
         self.waiting(member, "signed out", lambda: d.find_elements(By.CSS_SELECTOR, ".site-header a[href$='/login']"))
         self.assertEqual(d.find_elements(By.CSS_SELECTOR, "[data-signed-in-as]"), [])
