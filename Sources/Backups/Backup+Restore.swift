@@ -28,6 +28,8 @@ extension Backup {
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
             for entry in manifest.files {
+                // Checked by verify too; again here, just before reading, in case the folder changed since.
+                try Files.refuseSymbolicLinks(in: source, along: entry.path)
                 let destination = target + "/" + entry.path
                 let folder = (destination as NSString).deletingLastPathComponent
                 if !Files.exists(folder) { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

@@ -1,6 +1,10 @@
 import Foundation
 import Storage
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Backup {
     /// Checks the backup in `folder` against its manifest: every file there with its size and SHA-256, nothing else
     /// beside them (a sealing key above all), each database sound (`integrity_check`) with the schema version and row
@@ -21,8 +25,13 @@ extension Backup {
     static func problems(in folder: String, manifest: BackupManifest) -> [String] {
         var problems: [String] = []
         let listed = Set(manifest.files.map(\.path))
+        var links = Set<String>()
         for entry in manifest.files {
             let path = folder + "/" + entry.path
+            if let link = Files.symbolicLink(in: folder, along: entry.path) {
+                if links.insert(link.path).inserted { problems.append(Files.linkRefusal(link.path, target: link.target).description) }
+                continue
+            }
             guard let (size, sha256) = try? Files.hash(path) else {
                 problems.append("\(entry.path) is missing or unreadable")
                 continue
@@ -34,7 +43,11 @@ extension Backup {
             }
         }
         for path in allFiles(in: folder) where path != BackupManifest.fileName && !listed.contains(path) {
-            if DataLayout.looksLikeKey((path as NSString).lastPathComponent) {
+            if Files.kind(folder + "/" + path) == S_IFLNK {
+                if links.insert(path).inserted {
+                    problems.append(Files.linkRefusal(path, target: Files.target(ofLink: folder + "/" + path)).description)
+                }
+            } else if DataLayout.looksLikeKey((path as NSString).lastPathComponent) {
                 problems.append("\(path) looks like a sealing key; keys never belong in a backup: move it out and keep it apart")
             } else {
                 problems.append("\(path) is not in the manifest")
@@ -62,13 +75,11 @@ extension Backup {
         return problems
     }
 
-    /// Every regular file under `folder`, as relative paths.
-    static func allFiles(in folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var paths: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            if !Files.isDirectory(folder + "/" + path) { paths.append(path) }
-        }
-        return paths.sorted()
+    /// Everything under `folder` that is not a folder (files, and symbolic links, never followed), as relative paths.
+    static func allFiles(in folder: String, under prefix: String = "") -> [String] {
+        Files.names(in: folder + "/" + prefix).flatMap { name -> [String] in
+            let path = prefix.isEmpty ? name : prefix + "/" + name
+            return Files.kind(folder + "/" + path) == S_IFDIR ? allFiles(in: folder, under: path) : [path]
+        }.sorted()
     }
 }

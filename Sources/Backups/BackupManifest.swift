@@ -40,6 +40,7 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     /// Reads and checks the manifest of the backup in `folder`: its format, and that every path stays inside the folder.
     public static func read(from folder: String) throws -> BackupManifest {
         let path = folder + "/" + fileName
+        try Files.refuseSymbolicLinks(in: folder, along: fileName)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BackupError(.notABackup, "\(folder) is not a backup: it has no \(fileName) (an interrupted backup has none)")
         }

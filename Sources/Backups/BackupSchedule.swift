@@ -38,33 +38,50 @@ public struct BackupSchedule: Sendable, Equatable {
     }
 }
 
-/// The nightly backups in one folder: each in its own subfolder named for its UTC time, so names sort by age; the
-/// oldest beyond the number to keep are removed after each new one.
+/// One series of backups in a folder (the nightly ones, or those made before upgrades): each in its own subfolder
+/// named by the series' prefix and its UTC time, so names sort by age; the oldest beyond the number to keep are
+/// removed after each new one. Series with different prefixes share a folder without touching each other's backups.
 public struct BackupRotation: Sendable {
     public let directory: String
     /// Finished backups to keep (at least 1).
     public let keep: Int
+    /// What every folder of this series' name starts with.
+    public let prefix: String
 
-    public init(directory: String, keep: Int) {
+    public init(directory: String, keep: Int, prefix: String = Self.prefix) {
         self.directory = directory
         self.keep = max(1, keep)
+        self.prefix = prefix
     }
 
-    static let prefix = "grain-stories-"
+    /// The nightly series' prefix.
+    public static let prefix = "grain-stories-"
 
-    /// `grain-stories-20261201T033000Z`.
+    /// The backups made before a schema upgrade: `pre-upgrade-grain-stories-<time>`. Only the newest two are kept:
+    /// each holds every photo as it was, deleted stories' too, so an unrotated series would keep those on disk for
+    /// good; two still leave the last upgrade, and the one before it, to undo.
+    public static func preUpgrade(in directory: String) -> BackupRotation {
+        BackupRotation(directory: directory, keep: 2, prefix: "pre-upgrade-" + Self.prefix)
+    }
+
+    /// `grain-stories-20261201T033000Z`: a nightly backup's folder name.
     public static func folderName(for date: Date) -> String {
+        prefix + timestamp(date)
+    }
+
+    /// `20261201T033000Z`.
+    static func timestamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return prefix + formatter.string(from: date)
+        return formatter.string(from: date)
     }
 
-    /// Finished backups (those with a manifest), oldest first.
+    /// Finished backups of this series (those with a manifest), oldest first.
     public func backups() -> [String] {
         Files.names(in: directory).filter {
-            $0.hasPrefix(Self.prefix) && !$0.contains(BackupStaging.infix) && Files.exists(directory + "/" + $0 + "/" + BackupManifest.fileName)
+            $0.hasPrefix(prefix) && !$0.contains(BackupStaging.infix) && Files.exists(directory + "/" + $0 + "/" + BackupManifest.fileName)
         }
     }
 
@@ -77,12 +94,13 @@ public struct BackupRotation: Sendable {
         folder: String, manifest: BackupManifest
     ) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var folder = directory + "/" + Self.folderName(for: now)
+        let name = prefix + Self.timestamp(now)
+        var folder = directory + "/" + name
         // Two in the same second (a manual one beside the nightly one) get distinct names.
         var suffix = 1
         while Files.exists(folder) {
             suffix += 1
-            folder = directory + "/" + Self.folderName(for: now) + "-\(suffix)"
+            folder = directory + "/" + name + "-\(suffix)"
         }
         let manifest = try Backup.create(dataDirectory: dataDirectory, to: folder, layout: layout, binaryVersion: binaryVersion, now: now)
         prune()

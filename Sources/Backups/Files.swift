@@ -15,8 +15,7 @@ enum Files {
 
     /// The size and SHA-256 (hex) of a file, read in pieces.
     static func hash(_ path: String) throws -> (size: Int, sha256: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("read", path) }
+        let fd = try openForReading(path)
         defer { close(fd) }
         let hasher = SHA256.Hasher()
         var size = 0
@@ -39,6 +38,8 @@ enum Files {
     /// so sharing the inode is safe), else a copy. Returns whether it linked.
     @discardableResult
     static func linkOrCopy(_ source: String, to destination: String) throws -> Bool {
+        // link(2) does not follow a symbolic link: it would link the link itself, pointing wherever it points.
+        if kind(source) == S_IFLNK { throw linkRefusal(source, target: target(ofLink: source)) }
         if link(source, destination) == 0 { return true }
         let code = errno
         guard [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else { throw failure("link", destination, code) }
@@ -48,8 +49,7 @@ enum Files {
 
     /// Copies a file byte for byte into a new file (never over an existing one), flushed to disk.
     static func copy(_ source: String, to destination: String) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failure("read", source) }
+        let input = try openForReading(source)
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure("create", destination) }

@@ -13,6 +13,50 @@ enum JPEGDecoder {
     /// decode with warnings (truncated or damaged files) rather than storing a half-grey photo.
     static let flags = TJFLAG_LIMITSCANS | TJFLAG_STOPONWARNING
 
+    /// The most scans a JPEG may have. Each progressive scan passes over every block again, so a 50-megapixel file
+    /// within the pixel limits but with hundreds of scans costs many seconds of decoding; libjpeg's encoders write
+    /// about 10 and libjpeg-turbo's own cap (`TJFLAG_LIMITSCANS`) is 500. djpeg's `-maxscans` is the same idea.
+    static let maxScans = 100
+
+    /// Refuses a JPEG with more than ``maxScans`` scans, counted from its markers before anything is decoded.
+    static func checkScans(_ bytes: UnsafeRawBufferPointer) throws(ImagingError) {
+        let scans = scanCount(bytes, stoppingAfter: maxScans)
+        guard scans <= maxScans else {
+            throw .unsupported(
+                .jpeg,
+                "is saved in more than \(maxScans) progressive scans, which would take too long to decode (cameras and "
+                    + "editors write about 10). Save it again as a standard JPEG",
+                detail: "more than \(maxScans) SOS markers")
+        }
+    }
+
+    /// The SOS markers in a JPEG (each starts one scan, as libjpeg counts them), up to one past `limit`. Segments
+    /// are skipped by their lengths, so a thumbnail inside EXIF is not counted; a scan's entropy-coded data runs to
+    /// the next 0xFF that is neither a stuffed 0x00 nor a restart marker. Stops at EOI or where the bytes end.
+    static func scanCount(_ bytes: UnsafeRawBufferPointer, stoppingAfter limit: Int) -> Int {
+        var i = 2
+        var scans = 0
+        while i + 1 < bytes.count, scans <= limit {
+            // Stray bytes and fill bytes before a marker: libjpeg skips them too (and warns, which stops it).
+            guard bytes[i] == 0xFF, bytes[i + 1] != 0xFF else {
+                i += 1
+                continue
+            }
+            let marker = bytes[i + 1]
+            i += 2
+            if marker == 0xD9 { break }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0x00 { continue }
+            guard i + 1 < bytes.count else { break }
+            i += Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            guard marker == 0xDA else { continue }
+            scans += 1
+            while i + 1 < bytes.count, !(bytes[i] == 0xFF && bytes[i + 1] != 0x00 && !(0xD0...0xD7).contains(bytes[i + 1])) {
+                i += 1
+            }
+        }
+        return scans
+    }
+
     static func readHeader(_ bytes: UnsafeRawBufferPointer, handle: tjhandle) throws(ImagingError) -> Header {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -134,6 +178,7 @@ final class JPEGReader: ImageReader {
     /// CMYK through libturbojpeg into a buffer; everything else row by row through libjpeg (`JPEGRows`), so the
     /// resampler's first stage decodes on its own thread while the second filters.
     func decode(atLeast: (width: Int, height: Int)?) throws(ImagingError) -> any RowSource {
+        try JPEGDecoder.checkScans(input.bytes)
         let scale = JPEGDecoder.scale(width: width, height: height, atLeast: atLeast)
         let (w, h) = (scale.width, scale.height)
         if header.isCMYK {
@@ -153,8 +198,8 @@ private final class JPEGRows: RowSource {
     private let reader: OpaquePointer
     private let row: UnsafeMutablePointer<UInt8>
 
-    /// As libturbojpeg's TJFLAG_LIMITSCANS: more scans than any encoder writes is an attack on decode time.
-    static let maxScans: UInt32 = 500
+    /// A second guard behind ``JPEGDecoder/checkScans(_:)``, counted by libjpeg itself as it reaches each scan.
+    static let maxScans = UInt32(JPEGDecoder.maxScans)
 
     /// `input`'s bytes must stay valid while rows are read (the pipeline reads them within the same call).
     init(_ input: EncodedInput, scale: JPEGDecoder.Scale) throws(ImagingError) {

@@ -37,10 +37,9 @@ enum SchemaUpgrade {
             if found < known, found > 0 { outcome.older[name] = found...known }
         }
         guard !outcome.older.isEmpty else { return outcome }
-        let folder = (backupDirectory ?? dataDirectory + "/backups") + "/" + "pre-upgrade-" + BackupRotation.folderName(for: now)
-        try FileManager.default.createDirectory(
-            atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Backup.create(dataDirectory: dataDirectory, to: folder, binaryVersion: Version.current, now: now)
+        // Older pre-upgrade backups beyond the newest two go once this one is made: they hold deleted stories' photos.
+        let rotation = BackupRotation.preUpgrade(in: backupDirectory ?? dataDirectory + "/backups")
+        let folder = try rotation.run(dataDirectory: dataDirectory, binaryVersion: Version.current, now: now).folder
         let steps = outcome.older.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.lowerBound) → \($0.value.upperBound)" }
         log.info("upgrading the data (\(steps.joined(separator: ", "))); backed it up first to \(folder)")
         outcome.backup = folder

@@ -85,10 +85,23 @@ extension Connection {
             .compactMap { $0.string("name") }
         var counts: [String: Int] = [:]
         for table in tables {
-            let quoted = "\"" + table.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
-            counts[table] = try queryOne("SELECT COUNT(*) AS n FROM \(quoted)")?.int("n") ?? 0
+            counts[table] = try queryOne("SELECT COUNT(*) AS n FROM \(Self.quotedIdentifier(table))")?.int("n") ?? 0
         }
         return counts
+    }
+
+    /// `name` as an SQLite identifier: in double quotes, each `"` in it doubled. A backup's database may come from
+    /// anyone, so its table names are hostile input. The doubling works on UTF-8 bytes, as SQLite's tokenizer reads
+    /// them: Swift's Characters would miss a `"` that a combining mark joins (`"\u{301}` is one Character), which
+    /// would end the quoted name early and leave the rest of it to be read as SQL.
+    static func quotedIdentifier(_ name: String) -> String {
+        var bytes: [UInt8] = [0x22]
+        for byte in name.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `PRAGMA user_version`: the schema version (see ``Database/schemaVersion``).

@@ -110,14 +110,4 @@ struct CommentTests {
         #expect(anonymous.comments.count == 2)
         #expect(anonymous.comments.allSatisfy { $0.muted == nil })
     }
-
-    @Test("comments on an expired story are accepted, as Grain's server does (the front closes them)")
-    func commentOnExpiredStory() async throws {
-        let f = try BackendFixture()
-        let maya = try f.account("maya")
-        let old = try f.story(by: maya, hoursAgo: 30)
-        _ = try await f.comment("late", on: old, by: maya)
-        let thread = try await f.query(CommentThreadOutput.self, "social.grain.unspecced.getCommentThread", "subject=\(encode(old.description))")
-        #expect(thread.comments.count == 1)
-    }
 }

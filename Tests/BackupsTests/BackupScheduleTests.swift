@@ -42,4 +42,19 @@ struct BackupScheduleTests {
         let again = try rotation.run(dataDirectory: sample.data, binaryVersion: "1", now: date("2026-12-04T03:30:00Z")).folder
         #expect(again.hasSuffix("-2"))
     }
+
+    @Test("a series keeps its newest N by its own prefix and never removes another series' backups")
+    func seriesRotateApart() throws {
+        let sample = try SampleData(blobs: 1)
+        defer { sample.root.remove() }
+        let directory = sample.root.path + "/backups"
+        let nightly = BackupRotation(directory: directory, keep: 1)
+        let upgrades = BackupRotation.preUpgrade(in: directory)
+        for day in 1...3 {
+            try nightly.run(dataDirectory: sample.data, binaryVersion: "1", now: date("2026-12-0\(day)T03:30:00Z"))
+            try upgrades.run(dataDirectory: sample.data, binaryVersion: "1", now: date("2026-12-0\(day)T09:00:00Z"))
+        }
+        #expect(nightly.backups() == ["grain-stories-20261203T033000Z"])
+        #expect(upgrades.backups() == ["pre-upgrade-grain-stories-20261202T090000Z", "pre-upgrade-grain-stories-20261203T090000Z"])
+    }
 }

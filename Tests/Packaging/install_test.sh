@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian package, installed as a household would install it (issue 15 item 5), in a fresh Debian 12 root made
-# with debootstrap: dpkg -i, systemd-analyze verify on the units, the unit's ExecStart run as its user (no systemd
-# as PID 1: the script does what systemd would for StateDirectory=) until /healthz answers, the backup service
-# (after a killed backup, whose leftovers it must remove), the `users` commands as the README gives them, and a
-# restore as docs/operations.md describes it. Needs root (debootstrap, chroot, mount namespaces).
+# with debootstrap: dpkg -i, systemd-analyze verify on the units and their memory and task limits, the unit's
+# ExecStart run as its user (no systemd as PID 1: the script does what systemd would for StateDirectory=) until
+# /healthz answers, the backup service (after a killed backup, whose leftovers it must remove), the `users` commands
+# as the README gives them, and a restore as docs/operations.md describes it. Needs root (debootstrap, chroot, mount
+# namespaces).
 #
 # Usage: install_test.sh DEB. The finished root is cached as a tarball under .build/debootstrap (named by the
 # package list), so only the first run downloads Debian; later runs unpack it in seconds.
@@ -96,6 +97,11 @@ if out=$(in_root systemd-analyze verify $(for u in $units; do echo /lib/systemd/
 else
   echo "$out"; fail "systemd-analyze verify"
 fi
+# A runaway decode or a stuck backup must not take the whole box (issue 25, N7): each unit bounds memory and tasks.
+for unit in grain-stories.service grain-stories-backup.service; do
+  missing=$(for key in MemoryHigh MemoryMax TasksMax; do grep -q "^$key=" "$ROOT/lib/systemd/system/$unit" || echo "$key"; done)
+  [ -z "$missing" ] && pass "$unit sets MemoryHigh, MemoryMax and TasksMax" || fail "$unit sets no $(echo $missing)"
+done
 exposure=$(in_root systemd-analyze security --offline=yes /lib/systemd/system/grain-stories.service 2>/dev/null | awk '/Overall exposure level/ {print $(NF-1), $NF}')
 echo "systemd-analyze security (offline) of grain-stories.service: ${exposure:-unknown}"
 

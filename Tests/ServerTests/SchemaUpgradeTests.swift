@@ -57,6 +57,36 @@ import Testing
         #expect(try app.backend?.store.account("maya.home.test")?.handle == "maya.home.test")
     }
 
+    @Test("only the newest two pre-upgrade backups are kept, and nightly backups beside them are left alone")
+    func preUpgradeBackupsAreRotated() throws {
+        // setup: an older backend.sqlite (prepare backs up but does not migrate, so each call finds it older), and a
+        // nightly backup in the same folder
+        let data = temporary("rotated")
+        let backups = data + "-backups"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        do {
+            let database = try Database(path: data + "/backend.sqlite")
+            try database.migrate(Array(Schema.migrations.dropLast()))
+        }
+        let nightly = try BackupRotation(directory: backups, keep: 7).run(
+            dataDirectory: data, binaryVersion: "1", now: Date(timeIntervalSince1970: 1_800_000_000)
+        ).folder
+
+        // act: three upgrades, a day apart
+        var folders: [String] = []
+        for day in 1...3 {
+            let now = Date(timeIntervalSince1970: 1_800_000_000 + Double(day) * 86400)
+            folders.append(try #require(try SchemaUpgrade.prepare(dataDirectory: data, backupDirectory: backups, now: now).backup))
+        }
+
+        // validate
+        let names = try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+        #expect(names.filter { $0.hasPrefix("pre-upgrade-") } == folders.dropFirst().map { ($0 as NSString).lastPathComponent })
+        #expect(!FileManager.default.fileExists(atPath: folders[0]))
+        #expect(FileManager.default.fileExists(atPath: nightly), "a nightly backup is not a pre-upgrade one")
+        try Backup.verify(folders[2])
+    }
+
     @Test("a start on up-to-date data makes no backup")
     func currentSchemaNeedsNoBackup() async throws {
         let data = temporary("current")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HatkClient
+import Logging
 import Storage
 
 /// Seals what a session row holds, and opens it again, the same way for every store: tokens and the DPoP key
@@ -28,8 +29,16 @@ struct SessionSealing: Sendable {
             let tokens = try? JSONDecoder().decode(TokenSet.self, from: Data(tokenBytes)),
             let dpopKey = try? key.open(sealedKey, context: "dpop:\(idHash)")
         else { return nil }
+        // The did column is not sealed: someone able to edit the row (in a shared PostgreSQL) could name another
+        // member there, and the front would show pages and decide roles as that member while calling with this
+        // browser's tokens. The sealed subject is the account that signed in; a row that disagrees is not trusted.
+        let did = row.string("did") ?? ""
+        guard did == tokens.subject else {
+            log.warning("a session row names \(did.prefix(100)) but its sealed tokens are \(tokens.subject); treated as signed out")
+            return nil
+        }
         return BrowserSession(
-            idHash: idHash, did: row.string("did") ?? "", handle: row.string("handle") ?? "", tokens: tokens, dpopKey: dpopKey,
+            idHash: idHash, did: did, handle: row.string("handle") ?? "", tokens: tokens, dpopKey: dpopKey,
             origin: row.string("origin") ?? "")
     }
 

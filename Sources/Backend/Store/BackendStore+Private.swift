@@ -72,6 +72,19 @@ extension BackendStore {
         }.flatMap { row in row.string("uri").map { ($0, row.string("cid") ?? "") } }
     }
 
+    /// Whether either account blocks the other: a block in either direction keeps them out of each other's stories,
+    /// threads and favourites.
+    public func isBlocked(between one: String, and other: String) throws -> Bool {
+        try database.read {
+            try $0.queryOne(
+                """
+                SELECT 1 AS x FROM records WHERE collection = 'social.grain.graph.block'
+                    AND ((did = ?1 AND subject = ?2) OR (did = ?2 AND subject = ?1))
+                LIMIT 1
+                """, [one, other])
+        } != nil
+    }
+
     // MARK: Mutes
 
     /// Mutes one account keeps at most; far beyond any household, small enough to bound the table.

@@ -107,6 +107,7 @@ extension EmbeddedBackend {
         }
         try checkCreatedAt(record)
         try checkBlobOwnership(record, did: did)
+        try checkSocialRules(record, collection: input.collection, did: did)
         let rkey = input.collection == ProfileRecord.collection ? (input.rkey ?? "self") : input.rkey
         let exists = try rkey.map { try store.record(ATURI(authority: did.rawValue, collection: input.collection, rkey: $0)) != nil } ?? false
         try Procedure.checkRepo(viewer, input.collection, replace && exists ? .update : .create)

@@ -53,4 +53,18 @@ import Testing
         let pendings = try store.database.read { try $0.query("SELECT state FROM pending_sign_ins") }
         #expect(pendings.isEmpty)
     }
+
+    @Test("a row whose did was edited to another account's is no session: the sealed tokens' subject decides")
+    func editedDIDIsNoSession() throws {
+        let store = try store()
+        try store.create(session("s"), now: 1000)
+        try store.database.write {
+            try $0.execute("UPDATE sessions SET did = ? WHERE id_hash = ?", ["did:plc:jonasjonasjonasjonasjona", BrowserSession.hash("s")])
+        }
+        #expect(try store.session(id: "s", now: 1001) == nil)
+        try store.database.write {
+            try $0.execute("UPDATE sessions SET did = ? WHERE id_hash = ?", [session("s").did, BrowserSession.hash("s")])
+        }
+        #expect(try store.session(id: "s", now: 1002)?.did == session("s").did, "the row as written is a session")
+    }
 }

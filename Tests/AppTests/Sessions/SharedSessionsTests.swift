@@ -69,6 +69,19 @@ import Testing
         #expect(try stranger.sessions.session(id: "cookie-value", now: 1001) == nil)
     }
 
+    @Test("a row whose did was edited in the database to another account's is no session on any front")
+    func editedDIDIsNoSession() throws {
+        let fronts = try Fronts()
+        defer { fronts.cluster.stop() }
+        try fronts.a.sessions.create(session("s"), now: 1000)
+        #expect(try fronts.b.sessions.session(id: "s", now: 1001)?.did == Self.did, "the row as written is a session")
+        try fronts.cluster.psql(
+            "UPDATE grain_sessions SET did = 'did:plc:jonasjonasjonasjonasjona' WHERE id_hash = '\(BrowserSession.hash("s"))'",
+            database: "front")
+        #expect(try fronts.a.sessions.session(id: "s", now: 1002) == nil)
+        #expect(try fronts.b.sessions.session(id: "s", now: 1002) == nil)
+    }
+
     @Test("a sign-in started on front A finishes on front B once, and only in the browser that started it")
     func pendingSignInsAreTakenOnce() throws {
         let fronts = try Fronts()
