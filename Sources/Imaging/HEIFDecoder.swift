@@ -24,7 +24,10 @@ final class HEIFReader: ImageReader {
     /// libheif's own, which it then outranks.
     static let initialized: Bool = heif_init(nil).code == heif_error_Ok && HEVCDecoder.registered
 
-    init(_ input: EncodedInput) throws(ImagingError) {
+    /// Opens `input` with libheif, which reads the boxes but decodes nothing, then refuses it when the primary
+    /// image or any picture decoding it would decode is over `limits` or larger than the file declares
+    /// (`HEIFCodedSize`).
+    init(_ input: EncodedInput, limits: PixelLimits) throws(ImagingError) {
         let sniffed = input.format ?? .heic
         format = sniffed
         guard Self.initialized, let context = heif_context_alloc() else {
@@ -62,6 +65,9 @@ final class HEIFReader: ImageReader {
         // Every property is set by now, so a throw runs deinit, which releases the handle and the context (the
         // fuzzer caught them freed twice).
         guard width > 0, height > 0 else { throw .corrupt(sniffed, "image has no pixels") }
+        // The declared size first, so a photo merely over the limits is refused in the usual words.
+        try limits.check(sniffed, width: width, height: height)
+        try HEIFCodedSize.check(input.bytes, format: sniffed, limits: limits)
     }
 
     deinit {
@@ -141,6 +147,9 @@ final class HEIFReader: ImageReader {
 
     private static func failure(_ error: heif_error, _ format: ImageFormat) -> ImagingError {
         let message = error.message.map { String(cString: $0) } ?? "unknown libheif error"
+        if error.code == heif_error_Decoder_plugin_error && error.subcode == heif_suberror_Security_limit_exceeded {
+            return .tooLarge(format, codedOver: HEVCDecoder.limits, detail: message)
+        }
         if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
             || error.subcode == heif_suberror_Unsupported_codec
         {

@@ -16,6 +16,12 @@ enum HEVCDecoder {
     /// Worker threads per decoder: one per core, at most four.
     static let workerThreads = Int32(min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4))
 
+    /// The largest picture a sequence parameter set may declare, however the container describes it: the
+    /// pipeline's limits (the caller's may be lower; `HEIFCodedSize` holds each picture to those and to its
+    /// declared size before libheif decodes anything). A second line of defence, since this decoder sees the
+    /// stream but not the file.
+    static let limits = PixelLimits(maxPixels: PipelineOptions().maxPixels, maxSide: PipelineOptions.maxSide)
+
     /// Registers the decoder with libheif, once per process (after `heif_init`). libheif keeps the pointer.
     static let registered: Bool = {
         let plugin = UnsafeMutablePointer<heif_decoder_plugin>.allocate(capacity: 1)
@@ -52,7 +58,8 @@ enum HEVCDecoder {
     }()
 
     /// libheif hands over the decoder configuration and the image's data as NAL units, each after a four-byte
-    /// big-endian length (ISO/IEC 14496-15). A length past the end is refused rather than read.
+    /// big-endian length (ISO/IEC 14496-15). A length past the end is refused rather than read, and so is a
+    /// sequence parameter set over `limits` (rounded up to whole blocks) before libde265 allocates for it.
     static func pushNALUnits(
         _ decoder: UnsafeMutableRawPointer,
         _ data: UnsafePointer<UInt8>,
@@ -65,6 +72,15 @@ enum HEVCDecoder {
             offset += 4
             guard length <= size - offset, length <= Int(Int32.max) else {
                 return failure(heif_suberror_End_of_data, "HEVC NAL unit runs past the end of the data")
+            }
+            if length >= 2, HEVCSequenceParameters.isBaseLayerSPS(data[offset], data[offset + 1]) {
+                let prefix = UnsafeBufferPointer(start: data + offset, count: min(length, HEVCSequenceParameters.prefixLength + 2))
+                guard let size = HEVCSequenceParameters.codedSize(nal: prefix) else {
+                    return failure(heif_suberror_Invalid_parameter_value, "unreadable HEVC sequence parameter set")
+                }
+                guard size.mayCarry(within: limits) else {
+                    return failure(heif_suberror_Security_limit_exceeded, "HEVC sequence parameter set over the size limits")
+                }
             }
             let status = de265_push_NAL(decoder, data + offset, Int32(length), 0, nil)
             guard de265_isOK(status) != 0 else { return failure(heif_suberror_Unspecified, status) }

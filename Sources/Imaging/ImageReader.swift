@@ -25,6 +25,13 @@ struct PixelLimits {
     /// The longest side, if limited.
     var maxSide: Int? = nil
 
+    /// Whether `width × height` passes `check`.
+    func allows(width: Int, height: Int) -> Bool {
+        if let maxSide, width > maxSide || height > maxSide { return false }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && count <= maxPixels
+    }
+
     /// Throws `.tooLarge`, naming the format, its size and the limit.
     func check(_ format: ImageFormat?, width: Int, height: Int) throws(ImagingError) {
         if let maxSide, width > maxSide || height > maxSide {
@@ -40,13 +47,14 @@ struct PixelLimits {
 extension Imaging {
     /// Opens `input` by its magic bytes, reading only headers and metadata, and refuses it from the header alone
     /// when it exceeds `limits`. Formats whose header we parse ourselves (PNG) are checked before their library
-    /// reads anything.
+    /// reads anything; HEIC and AVIF, whose coded pictures may be larger than their headers say, also by
+    /// those pictures' sizes before libheif decodes any.
     static func openReader(_ input: EncodedInput, limits: PixelLimits) throws(ImagingError) -> any ImageReader {
         let reader: any ImageReader
         switch input.format {
         case .jpeg: reader = try JPEGReader(input)
         case .png: reader = try PNGReader(input, limits: limits)
-        case .heic, .avif: reader = try HEIFReader(input)
+        case .heic, .avif: reader = try HEIFReader(input, limits: limits)
         case .webp: reader = try WebPReader(input)
         case nil: throw .unsupportedFormat
         }

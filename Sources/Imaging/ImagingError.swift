@@ -71,6 +71,36 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         )
     }
 
+    /// A picture inside a HEIF file larger than the size the file declares for it, which is how a decompression
+    /// bomb makes its decoder allocate more than its header admits.
+    static func tooLarge(
+        _ format: ImageFormat,
+        part: String,
+        width: Int,
+        height: Int,
+        declaredWidth: Int,
+        declaredHeight: Int
+    ) -> ImagingError {
+        ImagingError(
+            .tooLarge,
+            "\(subject(format))'s \(part) is \(width.groupedDigits) × \(height.groupedDigits) pixels, larger than the "
+                + "\(declaredWidth.groupedDigits) × \(declaredHeight.groupedDigits) its header declares. Try exporting the photo again.",
+            format: format
+        )
+    }
+
+    /// A coded picture our HEVC decoder refused for its size, which it sees without the file's declared sizes.
+    static func tooLarge(_ format: ImageFormat, codedOver limits: PixelLimits, detail: String) -> ImagingError {
+        let side = limits.maxSide.map { " or \($0.groupedDigits) pixels per side" } ?? ""
+        return ImagingError(
+            .tooLarge,
+            "\(subject(format))'s image data is larger than \((limits.maxPixels / 1_000_000).groupedDigits) megapixels\(side), "
+                + "so it was not decoded.",
+            format: format,
+            detail: detail
+        )
+    }
+
     static func fileTooLarge(bytes: Int, maxBytes: Int) -> ImagingError {
         ImagingError(.tooLarge, "This file is \(megabytes(bytes)); the limit is \(megabytes(maxBytes)).")
     }

@@ -252,6 +252,74 @@ def heif_images(png):
     return seeds
 
 
+def flat_png(width, height, rgb):
+    """A PNG of one colour, deflated row by row (an 8192x8192 one is a few hundred KB)."""
+    import zlib
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    deflate = zlib.compressobj(9)
+    row = b"\0" + bytes(rgb) * width
+    idat = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def replace_ispe(data, size, replacement):
+    """Every ispe box (a full box: version and flags, then 32-bit width and height) saying `size` says `replacement`."""
+    data = bytearray(data)
+    old, new = struct.pack(">II", *size), struct.pack(">II", *replacement)
+    at = data.find(b"ispe")
+    while at >= 0:
+        if data[at + 8:at + 16] == old:
+            data[at + 8:at + 16] = new
+        at = data.find(b"ispe", at + 4)
+    return bytes(data)
+
+
+def heif_bombs():
+    """Decompression bombs (issue 25, N1): flat pictures coded large, whose ispe boxes then claim 64x64; and
+    1x1 grids (heif-enc writes one for an odd size, its tile a pixel larger) whose tile, or whose own
+    description, is larger than its ispe. Made like Tests/ImageFixtures/TestImages+CodedBombs.swift."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    seeds = {}
+    with tempfile.TemporaryDirectory() as work:
+        def encode(tool, side, rgb):
+            source = os.path.join(work, "in.png")
+            with open(source, "wb") as f:
+                f.write(flat_png(side, side, rgb))
+            out = os.path.join(work, "out.avif" if tool == "avifenc" else "out.heic")
+            if tool == "avifenc":
+                command = ["avifenc", "-s", "10", "--min", "40", "--max", "63", source, out]
+            else:
+                command = ["heif-enc", "-q", "10", "-p", "preset=ultrafast", source, "-o", out]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            with open(out, "rb") as f:
+                return f.read()
+
+        if shutil.which("heif-enc"):
+            seeds["bomb-4096-claims-64.heic"] = replace_ispe(encode("heif-enc", 4096, (200, 100, 50)), (4096, 4096), (64, 64))
+            grid = encode("heif-enc", 2047, (20, 150, 50))
+            tile = replace_ispe(replace_ispe(grid, (2048, 2048), (64, 64)), (2047, 2047), (63, 63))
+            idat = tile.find(b"idat")
+            # The grid's description in idat: version, flags, rows - 1, columns - 1, 16-bit width and height.
+            tile = tile[:idat + 8] + struct.pack(">HH", 63, 63) + tile[idat + 12:]
+            seeds["bomb-grid-tile-2048-claims-64.heic"] = tile
+            seeds["bomb-grid-2047-claims-64.heic"] = replace_ispe(grid, (2047, 2047), (64, 64))
+        else:
+            print("heif-enc is not installed: skipping the HEIC bombs")
+        if shutil.which("avifenc"):
+            seeds["bomb-8192-claims-64.avif"] = replace_ispe(encode("avifenc", 8192, (200, 100, 50)), (8192, 8192), (64, 64))
+        else:
+            print("avifenc is not installed: skipping the AVIF bomb")
+    return seeds
+
+
 def main():
     # Multipart: the first line is the Content-Type, the rest the body.
     crlf = "\r\n"
@@ -332,6 +400,8 @@ def main():
         [(0x010F, 129, "Z\u00e9iss  \0".encode()), (0x0112, 1, [8])],
         sub={0x8825: [(1, 2, b"N\0"), (2, 5, [(1, 1), (2, 1), (3, 1)]), (3, 2, b"W\0"), (4, 5, [(4, 1), (5, 1), (6, 1)])]},
     ))
+    for name, data in heif_bombs().items():
+        write("FuzzHEIF", name, data)
     try:
         pictures = images()
     except ImportError:
