@@ -70,6 +70,7 @@
     const count = $(root, "comment-count");
     count.hidden = !item.known;
     count.textContent = item.known ? item.commentCount : "";
+    $(root, "comment-noun").textContent = item.commentCount === 1 ? " comment" : " comments";
     say(root, "");
   }, true);
 
@@ -151,6 +152,7 @@
     if (!item || !item.known) return;
     item.commentCount = Math.max(0, item.commentCount + by);
     $(root, "comment-count").textContent = item.commentCount;
+    $(root, "comment-noun").textContent = item.commentCount === 1 ? " comment" : " comments";
   }
 
   async function loadComments(root, url, append) {

@@ -109,7 +109,7 @@ public struct Front: Sendable {
             household: dependencies.household.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             },
-            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache) },
+            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache, labels: labels) },
             admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
             screens: dependencies.household.map { ScreenController(pages: pages, passes: $0, limiter: passLimiter) },
             shares: dependencies.household.map {

@@ -88,9 +88,9 @@ struct SnapshotTests {
             hasStories: true, storiesHref: "/stories/did:plc:maya?from=/profile/maya.home.test", storySummary: "2 active stories",
             archive: [
                 ProfilePage.ArchiveItem(
-                    href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story from 3 hours ago", expired: false),
+                    href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story posted 3 hours ago", expired: false),
                 ProfilePage.ArchiveItem(
-                    href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story from on Aug 17", expired: true),
+                    href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story posted on Aug 17", expired: true),
             ],
             shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
         try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model, context: nil)))

@@ -9,6 +9,8 @@ struct ModerationController: Sendable {
     let pages: PageRenderer
     let moderation: any Moderation
     let pageCache: PageCache
+    /// The reasons' names, so the owner reads "Copyright" where a report holds `copyright`.
+    let labels: LabelPolicies
 
     /// The signed-in owner, or the answer for anyone else.
     func owner(_ context: RequestContext) throws -> BrowserSession? {
@@ -33,6 +35,7 @@ struct ModerationController: Sendable {
 
     func page(_ context: RequestContext, owner: String, notice: String?) async throws -> Response {
         let reports = try moderation.openReports(by: owner)
+        let definitions = await labels.current().definitions
         // Handles read better than DIDs; an account that is gone keeps its DID.
         var names: [String: String] = [:]
         for did in Set(reports.flatMap { [$0.subjectDID, $0.reportedBy] }).prefix(200) {
@@ -45,7 +48,8 @@ struct ModerationController: Sendable {
             return AdminReportsModel.Entry(
                 id: report.id, subject: story == nil ? "The account \(subjectName)" : "A story by \(subjectName)",
                 subjectHref: story.map { SiteURL.story(did: $0.authority, rkey: $0.rkey).path } ?? SiteURL.profile(actor: report.subjectDID).path,
-                isStory: story != nil, label: report.label, reason: report.reason, reportedBy: names[report.reportedBy] ?? report.reportedBy,
+                isStory: story != nil, label: definitions.first { $0.identifier == report.label }?.displayName ?? report.label, reason: report.reason,
+                reportedBy: names[report.reportedBy] ?? report.reportedBy,
                 ago: RelativeTime.short(UTCTime(iso8601: report.createdAt) ?? context.now, now: context.now))
         }
         let model = AdminReportsModel(csrf: context.csrf.value, entries: entries, notice: notice)

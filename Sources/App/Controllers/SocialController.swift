@@ -145,7 +145,8 @@ struct SocialController: Sendable {
         let model = CommentsPageModel(
             storyHref: SiteURL.story(did: story.authority, rkey: story.rkey).path, thumb: StoryItem.thumb(view, decision: decision),
             thumbAlt: "The story", author: view.creator.name, comments: await commentItems(thread, story: story, context: context),
-            moreHref: thread.cursor.map { here.with([("cursor", $0)]) }, total: thread.totalCount ?? thread.comments.count, open: open,
+            moreHref: thread.cursor.map { here.with([("cursor", $0)]) },
+            totalText: Plural.count(thread.totalCount ?? thread.comments.count, "comment"), open: open,
             signedIn: context.viewer != nil, loginHref: SiteURL.login.with([("next", here.path)]), action: here.path,
             csrf: context.session == nil ? nil : context.csrf.value, text: text, error: error)
         return try pages.render("comments", title: "Comments", model: model, status: status, context: context)
@@ -207,7 +208,7 @@ extension SocialController {
             Route(method: .get, page: .comments(did: "", rkey: ""), access: .viewers, handler: commentsPage),
             Route(method: .post, page: .comments(did: "", rkey: ""), access: .signedIn, bodyLimit: 16384, write: .comment, handler: postComment),
             Route(
-                method: .post, page: .deleteComment(did: "", rkey: ""), access: .signedIn, bodyLimit: 4096, write: .comment, handler: deleteComment),
+                method: .post, page: .deleteComment(did: "", rkey: ""), access: .signedIn, bodyLimit: 4096, handler: deleteComment),
             Route(method: .get, page: .commentsData(did: "", rkey: ""), access: .viewers, group: .api, handler: commentsData),
             Route(method: .get, page: .report, access: .signedIn, handler: reportForm),
             Route(method: .post, page: .report, access: .signedIn, bodyLimit: 16384, write: .report, handler: report),

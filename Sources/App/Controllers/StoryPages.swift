@@ -28,7 +28,7 @@ struct StoryPages: Sendable {
             csrf: context.session == nil ? nil : context.csrf.value, durationMs: settings.photoDurationMs,
             chrome: await chrome(context))
         let stories = try await ActiveStories.of(authors, reader: context.reader)
-        model.today = TodayGrid.tiles(stories, filter: filter, seen: seenState, now: context.now)
+        model.today = TodayGrid.tiles(stories, filter: filter, seen: seenState, viewer: context.viewer, now: context.now)
         model.memories = MemoriesPage.model(
             await memoryGroups(context, filter, authors: authors), filter: filter, now: context.now)
         return try pages.render("home", title: "Stories", model: model, scripts: Self.viewerScripts, context: context)

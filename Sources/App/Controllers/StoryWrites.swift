@@ -118,7 +118,7 @@ struct StoryWrites: Sendable {
         if case .limited(let wait) = try limiter.admit(address, now: context.unixNow) {
             var response = try await form(
                 context, session,
-                error: "You have posted many photos in the last minute. Wait \(wait) second\(wait == 1 ? "" : "s"), then try again.",
+                error: "You have posted many photos in the last minute. Wait \(Plural.count(wait, "second")), then try again.",
                 status: .tooManyRequests, staged: staged)
             response.headers["Retry-After"] = String(wait)
             return response

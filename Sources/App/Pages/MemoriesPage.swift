@@ -9,6 +9,9 @@ enum MemoriesPage {
         var href: String
         var thumb: String
         var alt: String
+        /// Who posted it and in which year, under the thumbnail.
+        var name: String
+        var year: String
         /// The warning a blurred thumbnail carries.
         var warning: String?
     }
@@ -41,7 +44,7 @@ enum MemoriesPage {
                             uri: story.uri, href: SiteURL.memories(years: group.years).with([("i", String(i))]),
                             thumb: StoryItem.thumb(story, decision: decision),
                             alt: (warned ? "Hidden photo (\(decision.name)) by " : "Photo by ") + "\(story.creator.name), \(when)",
-                            warning: warned ? decision.name : nil)
+                            name: story.creator.name, year: String(story.createdAt.prefix(4)), warning: warned ? decision.name : nil)
                     })
             },
             note: day == today ? nil : "Nothing from this date in earlier years: these are from a few days before it.")

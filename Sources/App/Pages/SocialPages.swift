@@ -8,10 +8,12 @@ struct ReportReason: Encodable, Equatable {
     var name: String
     var description: String
 
+    /// The upstream's reasons in its order, "Other" last: the catch-all after every specific reason.
     static func from(_ definitions: [LabelDefinition]) -> [ReportReason] {
-        definitions.map {
+        let reasons = definitions.map {
             ReportReason(identifier: $0.identifier, name: $0.displayName, description: $0.locales?.first?.description ?? "")
         }
+        return reasons.filter { $0.identifier != "other" } + reasons.filter { $0.identifier == "other" }
     }
 }
 
@@ -61,7 +63,8 @@ struct CommentsPageModel: Encodable, Equatable {
     var author: String
     var comments: [CommentItem]
     var moreHref: String?
-    var total: Int
+    /// "1 comment", "12 comments".
+    var totalText: String
     var open: Bool
     var signedIn: Bool
     var loginHref: String

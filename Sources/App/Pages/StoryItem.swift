@@ -54,6 +54,8 @@ struct StoryItem: Encodable, Equatable {
     /// Whether the view carries the comment count and the visitor's favourite. hatk's `getStory` (an expired story's
     /// permalink) carries neither: such a story shows no count and no heart, rather than 0 and an unpressed heart.
     var known: Bool
+    /// "comment" or "comments", after the count, for screen readers.
+    var commentNoun: String
     var commentsHref: String
     var commentsData: String
     /// Reporting this story, and its author.
@@ -109,6 +111,7 @@ struct StoryItem: Encodable, Equatable {
         favHref = SiteURL.favorite(did: did, rkey: rkey).path
         commentCount = story.commentCount
         known = story.commentCount != nil
+        commentNoun = Plural.noun(story.commentCount ?? 0, "comment")
         commentsHref = SiteURL.comments(did: did, rkey: rkey).path
         commentsData = SiteURL.commentsData(did: did, rkey: rkey).path
         reportHref = SiteURL.report.with([("story", story.uri)])

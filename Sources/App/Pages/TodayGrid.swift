@@ -16,6 +16,8 @@ enum TodayGrid {
         var ago: String
         var createdAt: String
         var seen: Bool
+        /// Shows the "New" badge: someone else's story the visitor has not seen (never their own).
+        var isNew: Bool
         /// The warning a blurred thumbnail carries.
         var warning: String?
         /// Tiles past the first screen load their thumbnails lazily.
@@ -27,7 +29,8 @@ enum TodayGrid {
 
     /// - Parameter stories: each author's stories as `getStories` answers them, authors already filtered (muted and
     ///   blocked ones out); hidden stories are left out here, warned ones get their blurred stand-in.
-    static func tiles(_ stories: [[StoryView]], filter: StoryFilter, seen: SeenState, now: UTCTime) -> [Tile] {
+    /// - Parameter viewer: the signed-in person's DID, whose own stories are never "New" to them.
+    static func tiles(_ stories: [[StoryView]], filter: StoryFilter, seen: SeenState, viewer: String?, now: UTCTime) -> [Tile] {
         let newestFirst = filter.visible(stories.flatMap { $0 }).sorted { $0.createdAt > $1.createdAt }
         return newestFirst.enumerated().map { index, story in
             let created = UTCTime(iso8601: story.createdAt) ?? now
@@ -40,7 +43,8 @@ enum TodayGrid {
                 thumb: StoryItem.thumb(story, decision: decision),
                 alt: (warned ? "Hidden photo (\(decision.name)) by " : "Photo by ") + who, did: story.creator.did,
                 name: story.creator.name, place: place, ago: RelativeTime.short(created, now: now), createdAt: story.createdAt,
-                seen: seen.hasSeen(story), warning: warned ? decision.name : nil, lazy: index >= firstScreen)
+                seen: seen.hasSeen(story), isNew: !seen.hasSeen(story) && story.creator.did != viewer, warning: warned ? decision.name : nil,
+                lazy: index >= firstScreen)
         }
     }
 }

@@ -5,7 +5,7 @@ import Logging
 /// one) must not flood the household with comments, fill the activity page of everyone it favourites, or keep the
 /// backend busy with thousands of mutes and seen marks.
 public enum SocialWrite: String, Sendable, CaseIterable {
-    /// Posting or deleting a comment.
+    /// Posting a comment (taking one's own back is not limited: there are never more to delete than were posted).
     case comment
     /// Favouriting or taking a favourite back.
     case favourite
@@ -113,9 +113,8 @@ struct WriteLimitMiddleware: ContextMiddleware {
 
     /// A wait in the unit a person reads it in.
     static func duration(_ seconds: Int64) -> String {
-        func unit(_ n: Int64, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
-        if seconds < 120 { return unit(seconds, "second") }
-        if seconds < 7_200 { return unit((seconds + 59) / 60, "minute") }
-        return "about " + unit((seconds + 1_799) / 3_600, "hour")
+        if seconds < 120 { return Plural.count(seconds, "second") }
+        if seconds < 7_200 { return Plural.count((seconds + 59) / 60, "minute") }
+        return "about " + Plural.count((seconds + 1_799) / 3_600, "hour")
     }
 }

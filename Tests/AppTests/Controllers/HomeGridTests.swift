@@ -57,6 +57,18 @@ import Testing
         #expect(again.text.components(separatedBy: #"<span class="today__new">New</span>"#).count - 1 == 2)
     }
 
+    @Test("one's own stories never carry the New badge; others' unseen ones do")
+    func ownStoriesAreNeverNew() async throws {
+        let front = try FrontHarness()
+        _ = front.stories.addAuthor(handle: "maya.home.test", count: 2, now: front.clock.now)
+        let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 1, now: front.clock.now)
+        let maya = try front.visitor("maya.home.test")
+        let home = await maya.get(SiteURL.home.path).text
+        #expect(home.components(separatedBy: #"<span class="today__new">New</span>"#).count - 1 == 1, "jonas's only")
+        let jonasTile = try #require(home.range(of: #"data-today-item="\#(front.stories.story(jonas, 0).uri)""#))
+        #expect(home[jonasTile.upperBound...].prefix(600).contains("today__new"))
+    }
+
     @Test("an anonymous visitor sees the same grid (without seen marks); an empty household shows no grid")
     func anonymous() async throws {
         let front = try FrontHarness()

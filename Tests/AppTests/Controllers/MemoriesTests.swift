@@ -38,6 +38,12 @@ import Testing
         #expect(home.text.contains(#"<h3 class="memories__year" data-memory-year>1 year ago</h3>"#))
         #expect(home.text.contains(#"<h3 class="memories__year" data-memory-year>2 years ago</h3>"#))
         #expect(home.text.contains(#"href="/memories/1?i=1" data-memory-item="\#(lastYearLater.uri)""#))
+        // Issue 26: Today comes first; each memory says who and which year under its thumbnail.
+        let todayAt = try #require(home.text.range(of: "data-today")?.lowerBound)
+        let memoriesAt = try #require(home.text.range(of: "data-memories")?.lowerBound)
+        #expect(todayAt < memoriesAt, "Today above On this day")
+        #expect(home.text.contains(#"<span class="today__name">Jonas.Home.Test</span><span class="today__meta">2025</span>"#))
+        #expect(home.text.contains(#"<span class="today__name">Maya.Home.Test</span><span class="today__meta">2024</span>"#))
         // Anonymous: no section, and the viewer sends them to sign in.
         let anonymous = await front.page(SiteURL.home.path)
         #expect(!anonymous.text.contains("data-memories") && !anonymous.text.contains(lastYear.uri))

@@ -145,7 +145,7 @@ import Testing
         let first = await jonas.get(SiteURL.comments(did: maya.rawValue, rkey: story.rkey).path)
         let firstTexts = captures(#"comment number (\d+)<"#, in: first.text)
         #expect(firstTexts.count == SocialController.commentsPerPage)
-        #expect(first.text.contains("25 so far"))
+        #expect(first.text.contains("25 comments"))
         let older = try #require(captures(#"href="([^"]+)" data-comments-more"#, in: first.text).first)
         let second = await jonas.get(older.replacingOccurrences(of: "&amp;", with: "&"))
         let secondTexts = captures(#"comment number (\d+)<"#, in: second.text)

@@ -67,13 +67,13 @@ import Testing
         #expect(stub.calls("dev.hatk.createRecord").count == 5)
     }
 
-    @Test("every limited kind of write (favourite, comment, comment deletion, report, mute, block, seen mark) is counted")
+    @Test("every limited kind of write (favourite, comment, report, mute, block, seen mark) is counted")
     func everyKindIsCounted() async throws {
         let rkey = story.rkey
         let did = maya.rawValue
         let writes: [(SocialWrite, String, [(String, String)], Bool)] = [
             (.favourite, SiteURL.favorite(did: did, rkey: rkey).path, [], true),
-            (.comment, SiteURL.deleteComment(did: did, rkey: rkey).path, [("uri", "at://\(did)/social.grain.comment/3kaaaaaaaaaaa")], false),
+            (.comment, SiteURL.comments(did: did, rkey: rkey).path, [("text", "Lovely")], false),
             (.report, SiteURL.report.path, [("story", story.uri), ("label", "spam")], false),
             (.mute, SiteURL.mute(actor: did).path, [], false),
             (.block, SiteURL.block(actor: did).path, [], false),

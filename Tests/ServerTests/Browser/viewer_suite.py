@@ -1615,10 +1615,11 @@ class Social(Base):
         jonas = self.story_data("jonas.home.test")
         item = jonas["items"][-1]
         # More comments than one page holds, posted as the panel posts them. The server's clock stands still unless
-        # moved, and a thread's cursor is a createdAt (as hatk's): a millisecond apart each.
+        # moved, and a thread's cursor is a createdAt (as hatk's): seven seconds apart each, the pace a person may
+        # keep (ten comments a minute, issue 25's limit).
         d.set_script_timeout(60)
         for i in range(23):
-            control(f"/advance?hours={0.001 / 3600:.12f}")
+            control(f"/advance?hours={7 / 3600:.12f}")
             d.execute_async_script(
                 "const [href, i, done] = arguments; fetch(href, {method: 'POST', headers: {Accept: 'application/json'},"
                 " body: new URLSearchParams({csrf: document.body.dataset.csrf, text: `Paging ${i}`})}).then(() => done());",
