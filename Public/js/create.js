@@ -7,7 +7,13 @@
   const form = document.querySelector("[data-create-form]");
   if (!form) return;
   const input = form.querySelector("#photo");
-  const preview = form.querySelector("[data-preview]");
+  // The preview's <img> is made here: the page has none until a photo is chosen (an <img> needs a src to be valid).
+  const preview = document.createElement("img");
+  preview.className = "create-preview";
+  preview.alt = "Preview of the chosen photo";
+  preview.hidden = true;
+  preview.dataset.preview = "";
+  form.querySelector("[data-preview-slot]").replaceWith(preview);
   const location = form.querySelector("[data-location]");
   const useLocation = form.querySelector("[data-use-location]");
   const note = form.querySelector("[data-location-note]");

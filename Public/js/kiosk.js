@@ -175,7 +175,18 @@
       memory.hidden = !current.memory;
       const qr = $("kiosk-qr");
       qr.hidden = !current.qr;
-      if (current.qr) qr.querySelector("img").src = current.qr;
+      if (current.qr) {
+        // The first slide of a kiosk that started empty brings the code's image (an <img> needs a src to be valid).
+        let code = qr.querySelector("img");
+        if (!code) {
+          code = document.createElement("img");
+          code.alt = "QR code of this story's address";
+          code.width = 96;
+          code.height = 96;
+          qr.insertBefore(code, qr.firstChild);
+        }
+        code.src = current.qr;
+      }
       $("kiosk-empty").hidden = true;
       $("kiosk-caption").hidden = false;
       $("kiosk-name").textContent = author.name;

@@ -68,11 +68,14 @@ public struct PageRenderer: Sendable {
         /// Favourites and comments the signed-in person has not looked at yet; nil shows no count.
         var activityCount: Int?
         var meta: [Meta]
+        /// A timed move to the next page for browsers without scripts (`seconds;url=…`): the kiosk's only.
+        var refresh: String?
     }
 
     func render<Model: Encodable>(
         _ template: String, title: String, model: Model, status: HTTPStatus = .ok, scripts: [String] = [],
-        bodyClass: String = "", frameAncestors: [String] = [], form: Bool = false, meta: [Meta] = [], context: RequestContext?
+        bodyClass: String = "", frameAncestors: [String] = [], form: Bool = false, meta: [Meta] = [], refresh: String? = nil,
+        context: RequestContext?
     ) throws -> Response {
         let nonce = SecureRandom.token(byteCount: 16)
         let layout = Layout(
@@ -80,7 +83,7 @@ public struct PageRenderer: Sendable {
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
             csrf: context?.session == nil ? nil : context?.csrf.value, canPost: context?.role?.posts ?? true,
             profileHref: context?.session.map { SiteURL.profile(actor: $0.handle).path }, isOwner: context?.role == .owner,
-            activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta)
+            activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta, refresh: refresh)
         guard case .dictionary(var values) = try TemplateValue(encoding: layout) else {
             preconditionFailure("a struct always encodes to a dictionary")
         }
