@@ -38,6 +38,8 @@ enum AdminPage {
         var isDisabled: Bool
         var isPendingRemoval: Bool
         var removalDue: String?
+        /// Days until a removal deletes what they posted, for the confirmation's words.
+        var graceDays = AdminPage.graceDays
 
         init(_ member: HouseholdMember, csrf: String) {
             self.csrf = csrf
