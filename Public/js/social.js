@@ -246,12 +246,33 @@
       const name = current.get(root)?.author.name || "";
       try {
         await send(form);
-        say(root, `${d.relation === "mute" ? "Muted" : "Blocked"} ${name}. Undo on the Muted and blocked page.`);
+        relationNotice(root, form, d.relation, name);
         $(root, "more").open = false;
         setTimeout(() => $(root, "next-author").click(), 1200); // their stories leave the walk
       } catch (err) { say(root, err.message); }
     }
   });
+
+  // After a mute or block: a notice that stays while the viewer moves on (until dismissed), with Undo and the page
+  // that lists them all.
+  function relationNotice(root, form, relation, name) {
+    const box = $(root, "relation-notice");
+    if (!box) return;
+    const text = $(root, "relation-text"), undo = $(root, "relation-undo");
+    box.hidden = false;
+    undo.hidden = false;
+    text.textContent = `${relation === "mute" ? "Muted" : "Blocked"} ${name}: their stories leave your walk.`;
+    undo.onclick = async () => {
+      undo.disabled = true;
+      try {
+        await send(form, { undo: "1" });
+        text.textContent = `${relation === "mute" ? "Unmuted" : "Unblocked"} ${name}: their stories come back when the page reloads.`;
+        undo.hidden = true;
+      } catch (err) { text.textContent = err.message; }
+      undo.disabled = false;
+    };
+    $(root, "relation-dismiss").onclick = () => { box.hidden = true; };
+  }
 
   // Whatever a dialog had folded open closes with it (an open fold would keep the viewer paused).
   document.addEventListener("close", (e) => { for (const f of e.target.querySelectorAll("details[open]")) f.open = false; }, true);

@@ -38,6 +38,8 @@ public enum StoryPage {
         var reasons: [ReportReason]
         /// Whether the visitor may make share links to their own stories (a household's posting members).
         var canShare = false
+        /// Where mutes and blocks are listed and undone, linked from the notice after one.
+        var mutedHref = SiteURL.muted.path
 
         static let anonymous = Chrome(signedIn: false, csrf: nil, loginHref: SiteURL.login.path, reasons: [])
     }

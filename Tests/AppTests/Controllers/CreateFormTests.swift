@@ -82,7 +82,7 @@ import Testing
 
         #expect(page.status == .ok)
         #expect(page.text.contains(#"<input id="camera" name="camera" type="file" accept="image/*" capture="environment">"#))
-        #expect(page.text.contains(#"<label class="photo-choice" for="camera">Take photo</label>"#))
+        #expect(page.text.contains(#"<label class="photo-choice photo-choice--camera" for="camera">Take photo</label>"#))
         #expect(page.text.contains(#"<label class="photo-choice" for="photo">Choose photo</label>"#))
         #expect(!page.text.contains("place-search"))
         #expect(page.text.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#))
