@@ -224,6 +224,12 @@ class Base(unittest.TestCase):
         """No console error or CSP violation so far (the teardown checks again at the end)."""
         self.assertEqual(self.page_problems(d), [], "no console errors and no CSP violations")
 
+    def story_data(self, actor):
+        return json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{urllib.parse.quote(actor)}").read())
+
+    def url(self, path):
+        return urllib.parse.urljoin(BASE + "/", path)
+
     def open(self, path="/", **kwargs):
         d = browser(**kwargs)
         self.drivers.append(d)
@@ -1363,12 +1369,6 @@ return {item: i.dataset.storyItem, src: i.currentSrc || i.src, natural: i.comple
 class Social(Base):
     """Content warnings, favourites, comments, reports, mute and block, activity and link previews."""
 
-    def story_data(self, actor):
-        return json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{urllib.parse.quote(actor)}").read())
-
-    def url(self, path):
-        return urllib.parse.urljoin(BASE + "/", path)
-
     def photo(self, d):
         return d.execute_script(PHOTO_JS)
 
@@ -2023,6 +2023,48 @@ class ViewerFit(Base):
         n = self.open(item["href"], js=False)
         nav = n.execute_script(NAV_JS)
         self.assertTrue(all(nav["seen"]) and nav["box"][1] > 20 and "Next" in nav["names"], f"without scripts the links show: {nav}")
+
+
+# What sticks out past the right edge of the window: elements (not inside a box that scrolls or clips on its own,
+# such as the strip, and not decoration: an image with empty alt, anything aria-hidden, such as the kiosk's blurred
+# backdrop) whose right edge is past the viewport, and the document's own width.
+OVERFLOW_JS = """
+const width = document.documentElement.clientWidth;
+const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+  if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) return true; } return false; };
+const over = [...document.body.querySelectorAll('*')].filter((e) => {
+  const r = e.getBoundingClientRect();
+  const decoration = (e.tagName === 'IMG' && e.getAttribute('alt') === '') || e.closest('[aria-hidden="true"]');
+  return r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(e).visibility !== 'hidden' && !clipped(e) && !decoration;
+}).slice(0, 4).map((e) => `${e.tagName.toLowerCase()}.${e.className} right ${Math.round(e.getBoundingClientRect().right)}`);
+return {width, scroll: document.documentElement.scrollWidth, over};
+"""
+
+
+class Widths(Base):
+    @runs("client")
+    def test_85_no_page_scrolls_sideways_from_320_to_1920(self):
+        """Issue 26: every page holds its layout from a small phone to a wall screen (document no wider than the
+        window, nothing past its right edge), signed in as the owner, who sees every page."""
+        d = self.open("/")
+        self.sign_in(d, "maya.home.test")
+        jonas = self.story_data("jonas.home.test")
+        item = jonas["items"][-1]
+        pages = ["/", "/profile/jonas.home.test", item["href"], item["commentsHref"], "/report?story=" + item["uri"], "/create",
+                 "/activity", "/muted", "/kiosk/settings", "/admin", "/invite", "/admin/reports", "/kiosk"]
+        problems = []
+        try:
+            for width in [320, 390, 768, 1440, 1920]:
+                d.set_window_size(width, 900)
+                for path in pages:
+                    d.get(self.url(path))
+                    wait(lambda: d.execute_script("return document.readyState") == "complete", 5, f"{path} loaded")
+                    found = d.execute_script(OVERFLOW_JS)
+                    if found["scroll"] > found["width"] or found["over"]:
+                        problems.append(f"{width} px {path}: document {found['scroll']} px in {found['width']}; {found['over']}")
+        finally:
+            d.set_window_size(WIDTH, HEIGHT)
+        self.assertEqual(problems, [], "no page scrolls sideways")
 
 
 class Screens(Base):
