@@ -125,7 +125,8 @@ let package = Package(
             dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "BackendFixtures", "Imaging"],
             swiftSettings: strict),
         .testTarget(
-            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "TestSupport", "Units"], swiftSettings: strict),
+            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "Storage", "TestSupport", "Units"],
+            swiftSettings: strict),
         .testTarget(
             name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"], swiftSettings: strict),

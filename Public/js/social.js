@@ -9,10 +9,10 @@
 
   function say(root, text) { $(root, "social-status").textContent = text; }
 
-  async function send(form, extra) {
+  async function send(form, extra, action) {
     const body = new URLSearchParams(new FormData(form));
     for (const [k, v] of Object.entries(extra || {})) body.set(k, v);
-    const r = await fetch(form.action, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });
+    const r = await fetch(action || form.action, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.message || "It did not work; try again.");
     return data;
@@ -259,13 +259,15 @@
     const box = $(root, "relation-notice");
     if (!box) return;
     const text = $(root, "relation-text"), undo = $(root, "relation-undo");
+    // The viewer points its forms at whichever author it shows next: the undo goes to this author's address.
+    const action = form.action;
     box.hidden = false;
     undo.hidden = false;
     text.textContent = `${relation === "mute" ? "Muted" : "Blocked"} ${name}: their stories leave your walk.`;
     undo.onclick = async () => {
       undo.disabled = true;
       try {
-        await send(form, { undo: "1" });
+        await send(form, { undo: "1" }, action);
         text.textContent = `${relation === "mute" ? "Unmuted" : "Unblocked"} ${name}: their stories come back when the page reloads.`;
         undo.hidden = true;
       } catch (err) { text.textContent = err.message; }

@@ -190,6 +190,11 @@
       }
       Object.assign(el("time"), { dateTime: item.createdAt, textContent: item.ago });
       el("place").textContent = item.place || "";
+      const caption = el("caption");
+      if (caption) {
+        caption.textContent = item.caption || "";
+        caption.hidden = !item.caption;
+      }
       segments();
       const position = el("position");
       position.setAttribute("aria-live", announce ? "polite" : "off");

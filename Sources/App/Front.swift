@@ -101,7 +101,7 @@ public struct Front: Sendable {
                 limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
                 places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels,
-                audienceNote: settings.audienceNote),
+                audienceNote: settings.audienceNote, descriptions: dependencies.descriptions),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
@@ -331,6 +331,8 @@ public struct FrontDependencies: Sendable {
     /// The embedded household's photos read in this process, for link previews; nil fetches them over HTTP with the
     /// writer's client (a remote hatk's image host).
     public var photos: (any PhotoSource)?
+    /// Where the embedded household keeps what each photo shows; nil against a remote hatk (no field on the form).
+    public var descriptions: (any StoryDescribing)?
     /// Writes Grain's viewed state in this process (the embedded backend, whose reads are in process too), so that
     /// serving pages never opens a connection to our own listener; nil sends `markStoriesViewed` to the upstream
     /// with the member's credentials.

@@ -39,6 +39,8 @@ struct ViewBuilder: Sendable {
         view.address = record?.address
         let labels = stored.selfLabels
         view.labels = labels.isEmpty ? nil : labels
+        view.photoDescription = row.description
+        view.showsCaption = row.description != nil && row.caption ? true : nil
         var viewer = StoryViewerState(viewed: row.viewed ? true : nil)
         if full {
             if view.location != nil {

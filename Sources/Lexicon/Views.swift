@@ -121,6 +121,11 @@ public struct StoryView: Codable, Sendable, Equatable {
     public var commentCount: Int?
     public var viewer: StoryViewerState?
     public var crossPost: CrossPostInfo?
+    /// What the photo shows, in its author's words: the embedded household's extension (Grain's record has no place
+    /// for it); the alt text wherever the photo is shown.
+    public var photoDescription: String?
+    /// Whether the author shows the description as a caption under the photo too (set only when true).
+    public var showsCaption: Bool?
 
     public init(
         uri: String, cid: String, creator: ProfileView, thumb: String, fullsize: String, aspectRatio: AspectRatio,

@@ -182,6 +182,7 @@ public final class Application: Sendable {
         dependencies.probes = health
         if let backend {
             dependencies.photos = EmbeddedPhotos(backend: backend)
+            dependencies.descriptions = EmbeddedDescriptions(store: backend.store)
             dependencies.markViewed = { [store = backend.store] stories, viewer in
                 try store.markViewed(stories.map(\.description), by: viewer, now: clock())
             }

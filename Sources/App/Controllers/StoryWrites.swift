@@ -5,6 +5,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Logging
 import Places
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.
@@ -34,6 +35,8 @@ struct StoryWrites: Sendable {
     let labels: LabelPolicies
     /// Who will see a story posted here, in words for the form.
     let audienceNote: String
+    /// Where descriptions are kept; nil (no field on the form) against a remote hatk.
+    let descriptions: (any StoryDescribing)?
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -56,6 +59,12 @@ struct StoryWrites: Sendable {
         var place: PlaceStep
         /// A photo shared from another app, waiting for this form to post it.
         var staged: SharedPhotos.Staged?
+        /// Whether the form offers a description of the photo (the embedded household keeps it).
+        var canDescribe = false
+        /// What was typed, kept when the form comes back with an error.
+        var describedText = ""
+        var describedAsCaption = false
+        var maxDescription = StoryDescription.maxLength
     }
 
     func signInRedirect(next: String) -> Response {
@@ -86,9 +95,15 @@ struct StoryWrites: Sendable {
     ) async -> CreateModel {
         var step = place
         if step == nil { step = await placeStep(query: "", chosen: chosen) }
-        return CreateModel(
+        var model = CreateModel(
             csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, audienceNote: audienceNote,
             place: step ?? PlaceStep(available: false), staged: staged)
+        if descriptions != nil {
+            model.canDescribe = true
+            model.describedText = String((context.form["description"] ?? "").prefix(StoryDescription.maxLength * 2))
+            model.describedAsCaption = context.form["caption"] != nil
+        }
+        return model
     }
 
     func render(_ model: CreateModel, _ context: RequestContext, status: HTTPStatus = .ok) throws -> Response {
@@ -122,6 +137,15 @@ struct StoryWrites: Sendable {
                 status: .tooManyRequests, staged: staged)
             response.headers["Retry-After"] = String(wait)
             return response
+        }
+        // Only where a description can be kept is there a field to read.
+        let description = descriptions == nil ? "" : (context.form["description"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard descriptions == nil || description.count <= StoryDescription.maxLength else {
+            return try await form(
+                context, session,
+                error: "The description is \(description.count) characters long; at most \(StoryDescription.maxLength) are kept. "
+                    + "Shorten it, then post again.",
+                status: .unprocessableContent, staged: staged)
         }
         let chosen: PlaceCandidate?
         switch await chosenPlace(context) {
@@ -186,6 +210,15 @@ struct StoryWrites: Sendable {
             throw error
         }
         if let staged { shared.remove(token: staged.token, session: session) }
+        if let descriptions, !description.isEmpty {
+            // The story is posted: a description that cannot be kept is logged, never a reason to fail the post.
+            do {
+                try descriptions.describe(
+                    story: published.uri.description, by: session.did, text: description, caption: context.form["caption"] != nil)
+            } catch {
+                log.warning("the description of \(published.uri) was not kept: \(error)")
+            }
+        }
         pageCache.removeAll()
         // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
         if await labels.current().policy.resolve(values: choices.labels).action == .hide {

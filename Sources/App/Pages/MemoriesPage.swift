@@ -43,7 +43,9 @@ enum MemoriesPage {
                         return Tile(
                             uri: story.uri, href: SiteURL.memories(years: group.years).with([("i", String(i))]),
                             thumb: StoryItem.thumb(story, decision: decision),
-                            alt: (warned ? "Hidden photo (\(decision.name)) by " : "Photo by ") + "\(story.creator.name), \(when)",
+                            alt: warned
+                                ? "Hidden photo (\(decision.name)) by \(story.creator.name), \(when)"
+                                : story.alt(or: "Photo by \(story.creator.name), \(when)"),
                             name: story.creator.name, year: String(story.createdAt.prefix(4)), warning: warned ? decision.name : nil)
                     })
             },

@@ -76,7 +76,9 @@ enum ProfilePage {
                 return ArchiveItem(
                     href: SiteURL.story(did: profile.did, rkey: story.rkey).with([("from", here)]),
                     thumb: StoryItem.thumb(story, decision: decision),
-                    alt: (warned ? "Hidden photo (\(decision.name)), story posted " : "Story posted ") + RelativeTime.long(created, now: now),
+                    alt: warned
+                        ? "Hidden photo (\(decision.name)), story posted " + RelativeTime.long(created, now: now)
+                        : story.alt(or: "Story posted " + RelativeTime.long(created, now: now)),
                     expired: story.expired ?? false, warning: warned ? decision.name : nil)
             },
             shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil, chrome: chrome))

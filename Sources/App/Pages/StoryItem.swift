@@ -27,6 +27,8 @@ struct StoryItem: Encodable, Equatable {
     var height: Int
     /// Who, when and where, for screen readers and when the image fails.
     var alt: String
+    /// The author's description shown under the photo, when they chose so.
+    var caption: String?
     var ago: String
     var createdAt: String
     var place: String?
@@ -74,6 +76,7 @@ struct StoryItem: Encodable, Equatable {
         let place = story.locationDisplay ?? LocationDisplay.format(location: story.location, address: story.address)
         var alt = "Photo by \(story.creator.name), \(RelativeTime.long(created, now: now))"
         if let place { alt += ", \(place)" }
+        alt = story.alt(or: alt)
         let did = story.creator.did
         let rkey = story.rkey
         uri = story.uri
@@ -85,6 +88,7 @@ struct StoryItem: Encodable, Equatable {
         width = story.aspectRatio.width
         height = story.aspectRatio.height
         self.alt = alt
+        caption = story.showsCaption == true ? story.photoDescription : nil
         ago = RelativeTime.short(created, now: now)
         createdAt = story.createdAt
         self.place = place
@@ -101,7 +105,9 @@ struct StoryItem: Encodable, Equatable {
                 warning = Warning(label: decision.label, name: decision.name, content: decision.action == .warnContent)
                 reveal = story.fullsize
                 image = SiteURL.storyBlurred(did: did, rkey: rkey).path
-                alt = "Hidden photo (\(decision.name)), by \(story.creator.name), \(RelativeTime.long(created, now: now))"
+                // self.alt: the local `alt` was already stored, and a warned photo's alt must not say what it shows.
+                self.alt = "Hidden photo (\(decision.name)), by \(story.creator.name), \(RelativeTime.long(created, now: now))"
+                caption = nil
                 revealHref = Self.adding(("show", "1"), to: href.isEmpty ? SiteURL.story(did: did, rkey: rkey).path : href)
             }
         case .badge: badge = decision.name

@@ -41,7 +41,7 @@ enum TodayGrid {
             return Tile(
                 uri: story.uri, href: SiteURL.story(did: story.creator.did, rkey: story.rkey).path,
                 thumb: StoryItem.thumb(story, decision: decision),
-                alt: (warned ? "Hidden photo (\(decision.name)) by " : "Photo by ") + who, did: story.creator.did,
+                alt: warned ? "Hidden photo (\(decision.name)) by " + who : story.alt(or: "Photo by " + who), did: story.creator.did,
                 name: story.creator.name, place: place, ago: RelativeTime.short(created, now: now), createdAt: story.createdAt,
                 seen: seen.hasSeen(story), isNew: !seen.hasSeen(story) && story.creator.did != viewer, warning: warned ? decision.name : nil,
                 lazy: index >= firstScreen)

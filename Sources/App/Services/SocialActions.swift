@@ -88,7 +88,9 @@ struct SocialActions: Sendable {
         }
     }
 
+    /// Marks the person's activity seen up to `now`: the header's count on their cached pages goes with it.
     func markNotificationsSeen(now: UTCTime, as credentials: DPoPCredentials) async throws {
+        defer { pageCache.removeAll() }
         try await writer.markNotificationsSeen(at: now.iso8601, as: credentials)
     }
 

@@ -31,6 +31,9 @@ extension BackendStore {
         /// The viewer's favourite of it, if any.
         public var favorite: String?
         public var viewed: Bool
+        /// The author's description of the photo, and whether it is shown as a caption too.
+        public var description: String?
+        public var caption: Bool
     }
 
     /// The condition that drops authors the viewer muted and authors blocked in either direction (`did` is the
@@ -88,7 +91,9 @@ extension BackendStore {
             AND \(notOrphaned("c"))) AS comments,
         (SELECT f.uri FROM records f WHERE f.collection = 'social.grain.favorite' AND f.subject = r.uri AND f.did = ?1
             ORDER BY f.created_at LIMIT 1) AS fav,
-        EXISTS (SELECT 1 FROM story_views v WHERE v.did = ?1 AND v.subject = r.uri) AS viewed
+        EXISTS (SELECT 1 FROM story_views v WHERE v.did = ?1 AND v.subject = r.uri) AS viewed,
+        (SELECT d.text FROM story_descriptions d WHERE d.uri = r.uri) AS description,
+        (SELECT d.caption FROM story_descriptions d WHERE d.uri = r.uri) AS caption
         """
 
     /// A comment that replies to a deleted comment is left out, as Grain's `NOT_ORPHANED` does.
@@ -102,7 +107,7 @@ extension BackendStore {
     static func storyRow(_ row: Row) throws -> StoryRow {
         StoryRow(
             record: try storedRecord(row), commentCount: row.int("comments") ?? 0, favorite: row.string("fav"),
-            viewed: row.int("viewed") == 1)
+            viewed: row.int("viewed") == 1, description: row.string("description"), caption: row.int("caption") == 1)
     }
 
     /// The select of a story list, with the extras, leaving out hidden stories.

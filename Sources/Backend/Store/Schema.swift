@@ -163,5 +163,21 @@ enum Schema {
         );
         CREATE INDEX shares_by_story ON shares(story_uri);
         """,
+        """
+        -- What a story's photo shows, in its author's words: the alt text everywhere the photo is shown in the
+        -- household, and with caption = 1 also a caption under it. Grain's record has no place for it, so it is kept
+        -- here, and goes with its story.
+        CREATE TABLE story_descriptions (
+            uri TEXT PRIMARY KEY,
+            did TEXT NOT NULL REFERENCES accounts(did),
+            text TEXT NOT NULL,
+            caption INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TRIGGER story_descriptions_go_with_their_story AFTER DELETE ON records
+        WHEN old.collection = 'social.grain.story'
+        BEGIN
+            DELETE FROM story_descriptions WHERE uri = old.uri;
+        END;
+        """,
     ]
 }

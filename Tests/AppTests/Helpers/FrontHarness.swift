@@ -27,7 +27,8 @@ struct FrontHarness {
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
         origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, writerTimeout: Double = 15,
-        moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil, photos: (any PhotoSource)? = nil
+        moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil, photos: (any PhotoSource)? = nil,
+        descriptions: (any StoryDescribing)? = nil
     ) throws {
         let clock = TestClock(UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!)
         let stories = FakeStories()
@@ -49,6 +50,7 @@ struct FrontHarness {
             geocoder: nil, placeNames: nil, placeSearch: placeSearch, settings: settings, clock: { clock.now },
             moderation: moderation)
         dependencies.photos = photos
+        dependencies.descriptions = descriptions
         front = try Front(dependencies)
         var router = Router()
         front.register(on: &router)

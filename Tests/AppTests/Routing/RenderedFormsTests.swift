@@ -48,7 +48,7 @@ import Testing
         let moderation = ActivityAndHouseholdTests.FakeModeration(owner: FakeHousehold.ownerDID)
         let front = try FrontHarness(
             household: household, writer: stub.url, moderation: moderation,
-            placeSearch: CreateFormTests.finder)
+            placeSearch: CreateFormTests.finder, descriptions: StoryDescriptionTests.KeptDescriptions())
         let now = front.clock.now
         let owner = front.stories.addAuthor(handle: "owner.home.test", count: 2, now: now)
         let jonas = front.stories.addAuthor(handle: "jonas.home.test", count: 2, now: now)
