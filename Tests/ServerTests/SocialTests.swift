@@ -60,6 +60,24 @@ struct SocialTests {
         try #require(try live.app.backend?.store.account(handle)?.did)
     }
 
+    @Test("a description posted with the photo is kept by the embedded backend and is its alt and caption for everyone, the kiosk included")
+    func describedStory() async throws {
+        let live = try await LiveApp()
+        defer { Task { await live.stop() } }
+        let maya = try await signedIn(live, "maya")
+        let form = try await maya.get("/create")
+        #expect(form.body.contains(#"name="description""#), "the embedded household keeps descriptions")
+        let posted = try await maya.postMultipart(
+            "/create", fields: [("csrf", try await csrf(maya)), ("description", "Ada’s first snowman"), ("caption", "on")],
+            file: ("photo", "p.jpg", "image/jpeg", try gradientJPEG(width: 600, height: 800, seed: 9)))
+        let path = try #require(posted.location, "posted: \(posted.status)")
+        let jonas = try await signedIn(live, "jonas")
+        let page = try await jonas.get(path)
+        #expect(page.body.contains(#"alt="Ada’s first snowman""#))
+        #expect(page.body.contains(#"data-caption>Ada’s first snowman</figcaption>"#))
+        #expect(try await jonas.get("/api/kiosk").body.contains(#""alt":"Ada’s first snowman""#))
+    }
+
     @Test("a favourite is written as the visitor, shows on the story, and is taken back; it works as a plain form")
     func favourite() async throws {
         let live = try await LiveApp()
