@@ -239,7 +239,7 @@
         await send(form);
         form.reset();
         form.closest("dialog").close();
-        say(root, "Thank you: the report was sent.");
+        notice(root, "Thank you: the report was sent. The household’s owner will look at it.");
       } catch (err) { say(root, "The report was not sent: " + err.message); form.closest("dialog").close(); }
     } else if (d.relation) {
       e.preventDefault();
@@ -255,6 +255,16 @@
 
   // After a mute or block: a notice that stays while the viewer moves on (until dismissed), with Undo and the page
   // that lists them all.
+  // A notice that stays while the viewer moves on, until the person dismisses it.
+  function notice(root, sentence) {
+    const box = $(root, "relation-notice");
+    if (!box) { say(root, sentence); return; }
+    box.hidden = false;
+    $(root, "relation-undo").hidden = true;
+    $(root, "relation-text").textContent = sentence;
+    $(root, "relation-dismiss").onclick = () => { box.hidden = true; };
+  }
+
   function relationNotice(root, form, relation, name) {
     const box = $(root, "relation-notice");
     if (!box) return;

@@ -138,7 +138,9 @@ public struct Front: Sendable {
             if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
             var response = try pages.render(
                 "front-door", title: "Sign in",
-                model: FrontDoor(loginHref: SiteURL.login.path, name: settings.householdName ?? "A private household"), context: context)
+                model: FrontDoor(
+                    loginHref: SiteURL.login.path, name: settings.householdName ?? "A private household",
+                    notice: HomePage.notices[context.query("done") ?? ""]), context: context)
             response.headers["Cache-Control"] = "no-store"
             return response
         }
@@ -269,6 +271,8 @@ public struct Front: Sendable {
         let loginHref: String
         /// The name its owner chose to show strangers, or a plain description.
         let name: String
+        /// "You are signed out on this device.", after signing out.
+        let notice: String?
     }
 
     /// How many token refreshes were made (tests check that concurrent requests share one).

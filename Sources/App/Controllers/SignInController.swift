@@ -139,7 +139,7 @@ struct SignInController: Sendable {
             }
             try sessions.delete(idHash: session.idHash)
         }
-        var response = Response.redirect(to: SiteURL.home.path)
+        var response = Response.redirect(to: SiteURL.home.with([("done", "signed-out")]))
         response.headers.add("Set-Cookie", context.cookies.clearCookie(context.cookies.sessionName))
         return response
     }

@@ -31,6 +31,7 @@ struct StoryPages: Sendable {
         model.today = TodayGrid.tiles(stories, filter: filter, seen: seenState, viewer: context.viewer, now: context.now)
         model.memories = MemoriesPage.model(
             await memoryGroups(context, filter, authors: authors), filter: filter, now: context.now)
+        model.notice = HomePage.notices[context.query("done") ?? ""]
         return try pages.render("home", title: "Stories", model: model, scripts: Self.viewerScripts, context: context)
     }
 

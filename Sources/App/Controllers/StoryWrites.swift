@@ -316,7 +316,7 @@ struct StoryWrites: Sendable {
             return signInRedirect(next: SiteURL.story(did: did, rkey: rkey).path)
         }
         pageCache.removeAll()
-        return .redirect(to: SiteURL.home.path)
+        return .redirect(to: SiteURL.home.with([("done", "deleted")]))
     }
 }
 

@@ -25,7 +25,15 @@ enum HomePage {
         var signedIn: Bool
         var durationMs: Int
         var shell: StoryPage.Model
+        /// What the person just did, said until they move on (`?done=`, one of `notices`).
+        var notice: String?
     }
+
+    /// The sentences `/?done=` may show: fixed words, never text from the address.
+    static let notices = [
+        "signed-out": "You are signed out on this device.",
+        "deleted": "Your story was deleted. It is gone from everyone’s strip.",
+    ]
 
     /// - Parameters:
     ///   - authors: the visitor's walk, newest first, with muted and blocked authors already left out.

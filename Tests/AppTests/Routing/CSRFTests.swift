@@ -26,6 +26,10 @@ import Testing
         #expect(foreign.status == .forbidden)
         let ours = await front.send(.post, "/logout", headers: headers + [("Origin", "http://box.local:8080")], body: Array("csrf=\(token)".utf8))
         #expect(ours.status == .seeOther)
+        // Issue 26: the home page says it was done, in fixed words; an address cannot make it say anything else.
+        #expect(ours.location == "/?done=signed-out")
+        #expect((await front.page("/?done=signed-out")).text.contains(#"data-done>You are signed out on this device.<"#))
+        #expect(!(await front.page("/?done=%3Cb%3Ehi")).text.contains("data-done"))
     }
 
     @Test("the origin check compares with the origin the request was sent to, on each of our names")

@@ -1580,7 +1580,7 @@ class Social(Base):
         self.viewer(d, "[data-report-dialog] input[value=misleading]").click()
         self.viewer(d, "[data-report-dialog] textarea").send_keys("A test report")
         self.viewer(d, "[data-report-dialog] button[type=submit]").click()
-        wait(lambda: "Thank you" in self.viewer(d, "[data-social-status]").text, 5, "the report sent")
+        wait(lambda: "Thank you" in self.viewer(d, "[data-relation-text]").text, 5, "the report sent")
         self.playing(d)
 
     @runs("data")
