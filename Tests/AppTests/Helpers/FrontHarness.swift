@@ -26,7 +26,7 @@ struct FrontHarness {
     ///   on a machine busy with the other tests running beside this one; a test of a slow story server sets less.
     init(
         household: (any HouseholdDirectory)? = nil, settings: FrontSettings = FrontSettings(),
-        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, writerTimeout: Double = 15,
+        origins: (@Sendable (Request) -> OriginDecision)? = nil, writer: URL? = nil, writerTimeout: Double = 45,
         moderation: (any Moderation)? = nil, placeSearch: PlaceFinder? = nil, photos: (any PhotoSource)? = nil,
         descriptions: (any StoryDescribing)? = nil
     ) throws {
