@@ -18,7 +18,7 @@ extension StoryPages {
         let filter = await visibility.filter(for: context)
         let groups = await memoryGroups(context, filter, authors: try await walk(context, filter))
         guard let group = groups.first(where: { $0.years == years }) else {
-            return errors.notFound("No memories from \(years) years ago today.", context: context)
+            return errors.notFound("No memories from \(Plural.count(years, "year")) ago today.", context: context)
         }
         var model = MemoriesPage.viewer(
             group, index: Int(context.query("i") ?? "") ?? 0, seen: try seen.state(for: context.viewer), viewer: context.viewer,

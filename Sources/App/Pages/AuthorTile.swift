@@ -32,7 +32,7 @@ struct AuthorTile: Encodable, Equatable {
         self.storyCount = storyCount
         self.seen = seen
         self.latestAt = latestAt
-        label = "\(profile.name), \(storyCount) \(storyCount == 1 ? "story" : "stories"), \(seen ? "seen" : "new")"
+        label = "\(profile.name), \(Plural.count(storyCount, "story", "stories")), \(seen ? "seen" : "new")"
         muteHref = SiteURL.mute(actor: profile.did).path
         blockHref = SiteURL.block(actor: profile.did).path
     }

@@ -11,7 +11,7 @@ final class Memories: Sendable {
         var years: Int
         var stories: [StoryView]
 
-        var label: String { years == 1 ? "1 year ago" : "\(years) years ago" }
+        var label: String { Plural.count(years, "year") + " ago" }
     }
 
     /// Archives read per author against a remote hatk are kept this long (seconds): memories change once a day.
