@@ -43,6 +43,7 @@ public struct Front: Sendable {
         let signInLimiter: any RateLimiting
         let uploadLimiter: any RateLimiting
         let passLimiter: any RateLimiting
+        let previewLimiter: any RateLimiting
         let writeLimiters: WriteLimiters
         if let shared = dependencies.sharedSessions {
             sessions = shared.sessions
@@ -50,6 +51,7 @@ public struct Front: Sendable {
             signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
             uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
             passLimiter = shared.limiter(scope: "passes", perMinute: settings.passesPerMinute)
+            previewLimiter = shared.limiter(scope: "previews", perMinute: settings.previewsPerMinute)
             writeLimiters = WriteLimiters(settings.writeLimits) { shared.limiter(scope: $0, limit: $1, window: $2) }
         } else {
             let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
@@ -58,6 +60,7 @@ public struct Front: Sendable {
             signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
             uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
             passLimiter = RateLimiter(perMinute: settings.passesPerMinute)
+            previewLimiter = RateLimiter(perMinute: settings.previewsPerMinute)
             writeLimiters = WriteLimiters(settings.writeLimits) { RateLimiter(limit: $1, window: $2) }
         }
         let cache = PageCache(ttl: settings.pageCacheTTL)
@@ -83,7 +86,7 @@ public struct Front: Sendable {
         let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
         let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
         let photos = dependencies.photos ?? writer
-        let previews = PreviewImages(photos: photos, perMinute: settings.previewsPerMinute, client: clientAddress)
+        let previews = PreviewImages(photos: photos, limiter: previewLimiter, client: clientAddress)
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: previews,

@@ -25,21 +25,29 @@ struct PixelLimits {
     /// The longest side, if limited.
     var maxSide: Int? = nil
 
+    /// Which limit `width × height` is over, if any: the side is checked first.
+    private enum Excess {
+        case side(Int)
+        case pixels
+    }
+
+    private func excess(width: Int, height: Int) -> Excess? {
+        if let maxSide, width > maxSide || height > maxSide { return .side(maxSide) }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow || count > maxPixels ? .pixels : nil
+    }
+
     /// Whether `width × height` passes `check`.
     func allows(width: Int, height: Int) -> Bool {
-        if let maxSide, width > maxSide || height > maxSide { return false }
-        let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        return !overflow && count <= maxPixels
+        excess(width: width, height: height) == nil
     }
 
     /// Throws `.tooLarge`, naming the format, its size and the limit.
     func check(_ format: ImageFormat?, width: Int, height: Int) throws(ImagingError) {
-        if let maxSide, width > maxSide || height > maxSide {
-            throw .tooLarge(format, width: width, height: height, maxSide: maxSide)
-        }
-        let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || count > maxPixels {
-            throw .tooLarge(format, width: width, height: height, maxPixels: maxPixels)
+        switch excess(width: width, height: height) {
+        case nil: return
+        case .side(let maxSide): throw .tooLarge(format, width: width, height: height, maxSide: maxSide)
+        case .pixels: throw .tooLarge(format, width: width, height: height, maxPixels: maxPixels)
         }
     }
 }

@@ -42,12 +42,12 @@ final class PreviewImages: Sendable {
     static let capacity = 96
 
     /// - Parameters:
-    ///   - perMinute: renditions one client may have made a minute.
+    ///   - limiter: renditions one client may have made a minute (in PostgreSQL when fronts share sessions).
     ///   - client: the key a request counts against (its client address).
-    init(photos: any PhotoSource, perMinute: Int, client: @escaping @Sendable (Request) -> String?) {
+    init(photos: any PhotoSource, limiter: any RateLimiting, client: @escaping @Sendable (Request) -> String?) {
         self.photos = photos
         work = WorkerPool(label: "previews", workers: 1, queueLimit: 4)
-        limiter = RateLimiter(perMinute: perMinute)
+        self.limiter = limiter
         self.client = client
     }
 
@@ -86,7 +86,7 @@ extension PreviewImages {
             jpeg = try await image(kind, of: story, for: client(context.request) ?? "unknown", now: context.unixNow)
         } catch let limited as Limited {
             throw HTTPError(
-                .tooManyRequests, "You asked for many previews at once. Wait \(limited.retryAfter) seconds, then try again.",
+                .tooManyRequests, "You asked for many previews at once. Wait \(Plural.count(limited.retryAfter, "second")), then try again.",
                 headers: ["Retry-After": String(limited.retryAfter)])
         } catch is WorkerPool.Busy {
             throw HTTPError(.serviceUnavailable, "Many previews are being made right now.", headers: ["Retry-After": "5"])
