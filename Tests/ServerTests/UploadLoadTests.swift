@@ -108,24 +108,37 @@ struct UploadLoadTests {
         #expect(nextWindow.status == 303)
     }
 
+    /// A server that takes one upload a minute per client, maya signed in on it, and how she posts a photo whose
+    /// request says `X-Forwarded-For: <forwardedFor>`: the answer's status. The caller stops the server.
+    func oneUploadAMinute(
+        behindTLSProxy: Bool
+    ) async throws -> (
+        live: LiveApp, post: @Sendable (_ seed: Int, _ forwardedFor: String) async throws -> Int
+    ) {
+        let live = try await LiveApp(behindTLSProxy: behindTLSProxy) { $0.uploadsPerMinute = 1 }
+        let browser = Browser(base: live.base, behindTLSProxy: behindTLSProxy)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let csrf = try await browser.createFormToken()
+        return (
+            live,
+            { seed, forwardedFor in
+                try await browser.postPhoto(
+                    try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": forwardedFor]
+                ).status
+            }
+        )
+    }
+
     @Test("behind the TLS proxy, uploads are counted per last X-Forwarded-For hop, not per proxy")
     func rateLimitBehindProxy() async throws {
         // setup
-        let live = try await LiveApp(behindTLSProxy: true) { $0.uploadsPerMinute = 1 }
+        let (live, post) = try await oneUploadAMinute(behindTLSProxy: true)
         defer { Task { await live.stop() } }
-        let browser = Browser(base: live.base, behindTLSProxy: true)
-        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
-        let csrf = try await browser.createFormToken()
-        func post(_ seed: Int, via forwardedFor: String) async throws -> Int {
-            try await browser.postPhoto(
-                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": forwardedFor]
-            ).status
-        }
 
         // act
-        let first = try await post(0, via: "198.51.100.1, 203.0.113.5")
-        let sameClientForged = try await post(1, via: "192.0.2.77, 203.0.113.5")
-        let otherClient = try await post(2, via: "203.0.113.5, 203.0.113.6")
+        let first = try await post(0, "198.51.100.1, 203.0.113.5")
+        let sameClientForged = try await post(1, "192.0.2.77, 203.0.113.5")
+        let otherClient = try await post(2, "203.0.113.5, 203.0.113.6")
 
         // validate
         #expect(first == 303)
@@ -136,38 +149,22 @@ struct UploadLoadTests {
     @Test(
         "without --behind-tls-proxy or --trusted-proxy, X-Forwarded-For is no one's word, loopback's included: every upload counts against the peer")
     func forwardedForIgnoredWithoutProxy() async throws {
-        let live = try await LiveApp { $0.uploadsPerMinute = 1 }
+        let (live, post) = try await oneUploadAMinute(behindTLSProxy: false)
         defer { Task { await live.stop() } }
-        let browser = Browser(base: live.base)
-        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
-        let csrf = try await browser.createFormToken()
-        func post(_ seed: Int, claiming client: String) async throws -> Int {
-            try await browser.postPhoto(
-                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": client]
-            ).status
-        }
-        #expect(try await post(0, claiming: "198.51.100.1") == 303)
-        #expect(try await post(1, claiming: "198.51.100.2") == 429, "a new X-Forwarded-For is not a new client")
+        #expect(try await post(0, "198.51.100.1") == 303)
+        #expect(try await post(1, "198.51.100.2") == 429, "a new X-Forwarded-For is not a new client")
     }
 
     @Test("an IPv6 client is counted by its /64: another address in it is the same client, the next /64 another")
     func rateLimitGroupsIPv6() async throws {
         // setup: behind the TLS proxy, so each request can say which client it is for
-        let live = try await LiveApp(behindTLSProxy: true) { $0.uploadsPerMinute = 1 }
+        let (live, post) = try await oneUploadAMinute(behindTLSProxy: true)
         defer { Task { await live.stop() } }
-        let browser = Browser(base: live.base, behindTLSProxy: true)
-        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
-        let csrf = try await browser.createFormToken()
-        func post(_ seed: Int, from client: String) async throws -> Int {
-            try await browser.postPhoto(
-                try gradientJPEG(width: 200, height: 150, seed: seed), csrf: csrf, headers: ["X-Forwarded-For": client]
-            ).status
-        }
 
         // act
-        let first = try await post(0, from: "2001:db8:7:1::1")
-        let sameBlock = try await post(1, from: "2001:db8:7:1:8000::2")
-        let nextBlock = try await post(2, from: "2001:db8:7:2::1")
+        let first = try await post(0, "2001:db8:7:1::1")
+        let sameBlock = try await post(1, "2001:db8:7:1:8000::2")
+        let nextBlock = try await post(2, "2001:db8:7:2::1")
 
         // validate
         #expect(first == 303)
