@@ -7,6 +7,8 @@ import Backend
 struct EmbeddedDescriptions: StoryDescribing {
     let store: BackendStore
 
+    var maxLength: Int { BackendStore.maxDescription }
+
     func describe(story uri: String, by author: String, text: String, caption: Bool) throws {
         try store.describeStory(try ATURI(uri), by: try DID(author), text: text, caption: caption)
     }

@@ -64,7 +64,7 @@ struct StoryWrites: Sendable {
         /// What was typed, kept when the form comes back with an error.
         var describedText = ""
         var describedAsCaption = false
-        var maxDescription = StoryDescription.maxLength
+        var maxDescription = 0
     }
 
     func signInRedirect(next: String) -> Response {
@@ -98,9 +98,10 @@ struct StoryWrites: Sendable {
         var model = CreateModel(
             csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, audienceNote: audienceNote,
             place: step ?? PlaceStep(available: false), staged: staged)
-        if descriptions != nil {
+        if let descriptions {
             model.canDescribe = true
-            model.describedText = String((context.form["description"] ?? "").prefix(StoryDescription.maxLength * 2))
+            model.maxDescription = descriptions.maxLength
+            model.describedText = String((context.form["description"] ?? "").prefix(descriptions.maxLength * 2))
             model.describedAsCaption = context.form["caption"] != nil
         }
         return model
@@ -139,13 +140,16 @@ struct StoryWrites: Sendable {
             return response
         }
         // Only where a description can be kept is there a field to read.
-        let description = descriptions == nil ? "" : (context.form["description"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard descriptions == nil || description.count <= StoryDescription.maxLength else {
-            return try await form(
-                context, session,
-                error: "The description is \(description.count) characters long; at most \(StoryDescription.maxLength) are kept. "
-                    + "Shorten it, then post again.",
-                status: .unprocessableContent, staged: staged)
+        var description = ""
+        if let descriptions {
+            description = (context.form["description"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard description.count <= descriptions.maxLength else {
+                return try await form(
+                    context, session,
+                    error: "The description is \(description.count) characters long; at most \(descriptions.maxLength) are kept. "
+                        + "Shorten it, then post again.",
+                    status: .unprocessableContent, staged: staged)
+            }
         }
         let chosen: PlaceCandidate?
         switch await chosenPlace(context) {

@@ -15,6 +15,7 @@ import Testing
     /// Descriptions kept in memory, as the embedded household keeps them in its backend.
     final class KeptDescriptions: StoryDescribing {
         let kept = Mutex<[(story: String, author: String, text: String, caption: Bool)]>([])
+        let maxLength = 1_000
 
         func describe(story uri: String, by author: String, text: String, caption: Bool) throws {
             kept.withLock { $0.append((uri, author, text, caption)) }
