@@ -265,15 +265,14 @@
     $(root, "relation-dismiss").onclick = () => { box.hidden = true; };
   }
 
+  // The same notice after a mute or block, with Undo.
   function relationNotice(root, form, relation, name) {
-    const box = $(root, "relation-notice");
-    if (!box) return;
+    if (!$(root, "relation-notice")) return;
+    notice(root, `${relation === "mute" ? "Muted" : "Blocked"} ${name}: their stories leave your walk.`);
     const text = $(root, "relation-text"), undo = $(root, "relation-undo");
     // The viewer points its forms at whichever author it shows next: the undo goes to this author's address.
     const action = form.action;
-    box.hidden = false;
     undo.hidden = false;
-    text.textContent = `${relation === "mute" ? "Muted" : "Blocked"} ${name}: their stories leave your walk.`;
     undo.onclick = async () => {
       undo.disabled = true;
       try {
@@ -283,7 +282,6 @@
       } catch (err) { text.textContent = err.message; }
       undo.disabled = false;
     };
-    $(root, "relation-dismiss").onclick = () => { box.hidden = true; };
   }
 
   // Whatever a dialog had folded open closes with it (an open fold would keep the viewer paused).
