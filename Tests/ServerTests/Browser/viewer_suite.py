@@ -1718,6 +1718,30 @@ class Social(Base):
             self.assertIn(did, self.strip(n), f"back after {undo}")
 
     @runs("data")
+    def test_5e_a_described_photo_is_heard_and_captioned(self):
+        """Issue 26: the create form's description, typed as a person would, is the photo's alt and its caption."""
+        d = self.open("/")
+        self.sign_in(d, "maya.home.test")
+        d.get(BASE + "/create")
+        field = d.find_elements(By.ID, "description")
+        if REMOTE:
+            self.assertEqual(field, [], "a remote hatk has nowhere to keep a description: no field")
+            return
+        d.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(PHOTOS, "rocket.jpg")))
+        field[0].send_keys("Two herons on the frozen pond")
+        d.find_element(By.CSS_SELECTOR, "input[name=caption]").click()
+        d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+        wait(lambda: "/story/" in d.current_url, 30, "the posted story")
+        path = urllib.parse.urlparse(d.current_url).path
+        try:
+            wait(lambda: self.viewer(d, "img[data-story-item]").get_attribute("alt") == "Two herons on the frozen pond", 5, "the alt")
+            caption = self.viewer(d, "[data-caption]")
+            self.assertTrue(caption.is_displayed())
+            self.assertEqual(caption.text, "Two herons on the frozen pond")
+        finally:
+            self.delete_story(d, path)
+
+    @runs("data")
     def test_5d_comments_are_closed_on_an_expired_story(self):
         item = self.story_data("maya.home.test")["items"][0]
         control("/advance?hours=25")
