@@ -161,6 +161,17 @@ public struct Front: Sendable {
         return false
     }
 
+    /// Whether a request carries the cookie of a live session the front holds in memory: the server thread's fast path
+    /// for photos asks this and, when it is false, leaves the request to the full path (``admitsPhotos(_:)``), which
+    /// reads the database and knows paired screens.
+    public func admitsPhotosFromMemory(_ request: Request) -> Bool {
+        let now = builder.clock().unixSeconds
+        return request.cookieValues(Self.fastPathCookies)[0...1].contains { id in
+            guard let id, !id.isEmpty else { return false }
+            return sessions.cachedSession(id: id, now: now) != nil
+        }
+    }
+
     /// Adds every front route to `router`: pages on its root group, whose errors become pages, and the scripts'
     /// JSON under `/api`, whose errors are JSON.
     public func register(on router: inout Router) {
@@ -210,20 +221,25 @@ public struct Front: Sendable {
 
     /// The fast path: a page the cache holds for exactly this request and visitor, or nil. Quick and never blocks:
     /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
-    func cachedPage(_ request: Request) -> Response? {
+    func cachedPage(_ request: Request) -> PreparedResponse? {
         guard request.method == .get || request.method == .head else { return nil }
+        let cookies = request.cookieValues(Self.fastPathCookies)
         // A paired screen is found in the database: the full path looks it up.
-        if request.cookie(CookieSettings(secure: true).screenName) != nil || request.cookie(CookieSettings(secure: false).screenName) != nil {
-            return nil
-        }
+        if cookies[2] != nil || cookies[3] != nil { return nil }
         var session: BrowserSession?
-        for name in [CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName] {
-            guard let id = request.cookie(name), !id.isEmpty else { continue }
+        for id in cookies[0...1] {
+            guard let id, !id.isEmpty else { continue }
             guard let cached = sessions.cachedSession(id: id, now: UTCTime.now.unixSeconds) else { return nil }
             session = cached
         }
         return pageCache.peek(PageCache.key(request, visitor: visitorKey(session)))
     }
+
+    /// The cookies the fast path reads: the session's two names (with and without `__Host-`), then the screen's.
+    static let fastPathCookies = [
+        CookieSettings(secure: true).sessionName, CookieSettings(secure: false).sessionName,
+        CookieSettings(secure: true).screenName, CookieSettings(secure: false).screenName,
+    ]
 
     /// Refuses a request whose cookies name no live session, from its head alone.
     var sessionAdmission: AdmissionCheck {

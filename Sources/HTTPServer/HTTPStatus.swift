@@ -26,6 +26,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let created = HTTPStatus(code: 201)
     /// 204
     public static let noContent = HTTPStatus(code: 204)
+    /// 206
+    public static let partialContent = HTTPStatus(code: 206)
     /// 301
     public static let movedPermanently = HTTPStatus(code: 301)
     /// 302
@@ -55,6 +57,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let payloadTooLarge = HTTPStatus(code: 413)
     /// 415
     public static let unsupportedMediaType = HTTPStatus(code: 415)
+    /// 416
+    public static let rangeNotSatisfiable = HTTPStatus(code: 416)
     /// 429
     public static let tooManyRequests = HTTPStatus(code: 429)
     /// 421: the request reached a server that does not answer for its Host.

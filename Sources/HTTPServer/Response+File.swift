@@ -1,7 +1,9 @@
 import Foundation
 
 extension Response {
-    /// A regular file from disk, with conditional-request support.
+    /// A regular file from disk, with conditional requests (`If-None-Match` gives 304) and single byte ranges (`Range`
+    /// gives 206 or 416, `If-Range` with another tag gives the whole file): video players, Safari's above all, ask
+    /// for parts.
     ///
     /// - Parameters:
     ///   - path: The file's absolute path; anything but a readable regular file gives 404.
@@ -27,7 +29,23 @@ extension Response {
             }
         }
         headers["Content-Type"] = contentType
-        return Response(status: .ok, headers: headers, body: .file(path: path, length: size))
+        headers["Accept-Ranges"] = "bytes"
+        // A range is served only of the representation the client already has part of (RFC 9110 §13.1.5: If-Range
+        // compares strongly, and a date is not a validator we give).
+        let sameRepresentation = request.headers["If-Range"].map { etag != nil && $0[...].trimmingASCIISpaces() == etag! } ?? true
+        switch sameRepresentation ? ByteRange(request.headers["Range"], size: size) : .whole {
+        case .whole:
+            return Response(status: .ok, headers: headers, body: .file(path: path, length: size))
+        case .part(let bytes):
+            headers["Content-Range"] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
+            return Response(
+                status: .partialContent, headers: headers,
+                body: .file(path: path, offset: bytes.lowerBound, length: bytes.upperBound - bytes.lowerBound + 1))
+        case .unsatisfiable:
+            return Response(
+                status: .rangeNotSatisfiable,
+                headers: ["Cache-Control": cacheControl, "Content-Range": "bytes */\(size)", "Accept-Ranges": "bytes"])
+        }
     }
 
     /// Compares with the weak comparison RFC 9110 prescribes for `If-None-Match`: a `W/` prefix is ignored.

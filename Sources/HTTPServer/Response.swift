@@ -6,9 +6,9 @@ public enum ResponseBody: Sendable {
     case empty
     /// Bytes held in memory.
     case bytes([UInt8])
-    /// A file streamed by the server from disk; `length` becomes `Content-Length`. A file that cannot be opened
-    /// when the response is sent turns into a 404.
-    case file(path: String, length: Int64)
+    /// A file streamed by the server from disk (with sendfile): `length` bytes from `offset`, and `length` becomes
+    /// `Content-Length`. A file that cannot be opened when the response is sent turns into a 404.
+    case file(path: String, offset: Int64 = 0, length: Int64)
 }
 
 /// An HTTP response. `Date` and `Content-Length` are added by the server.

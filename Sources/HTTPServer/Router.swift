@@ -100,7 +100,7 @@ public struct Router: Sendable, RouteRegistry {
     }
 
     /// The owning group's immediate answer to a bodiless request, if it has one.
-    func immediateResponse(to request: Request) -> Response? {
+    func immediateResponse(to request: Request) -> PreparedResponse? {
         groups[groupIndex(for: request.path)].immediateResponder?(request)
     }
 

@@ -4,8 +4,8 @@ import Synchronization
 
 /// The access-handler side of the bridge: runs on MHD worker threads, never blocks, never awaits.
 extension ServerCore {
-    /// The headers an immediate responder sees.
-    static let immediateHeaders = ["Cookie", "Host", "X-Forwarded-Host", "X-Forwarded-Proto"]
+    /// The headers an immediate responder sees: what a cache keys on, and a photo's conditions and range.
+    static let immediateHeaders = ["Cookie", "Host", "X-Forwarded-Host", "X-Forwarded-Proto", "If-None-Match", "Range", "If-Range"]
 
     private enum Step {
         case proceed
@@ -117,10 +117,10 @@ extension ServerCore {
                 let light = Request(
                     method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: nil,
                     trustedProxies: .nobody)
-                if let immediate = router.immediateResponse(to: light) {
+                if let prepared = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
-                    return MHDResponse.queue(
-                        stamped(method: method, target: exchange.target) { immediate }, on: connection, defaults: configuration.responseHeaders)
+                    observe(method: method, path: light.path, status: prepared.response.status)
+                    return MHDResponse.queue(prepared, on: connection, defaults: configuration.responseHeaders)
                 }
             }
             let body: BodyContent =

@@ -134,17 +134,19 @@ final class ServerCore: Sendable {
 }
 
 extension ServerCore {
-    /// Stamps an answer given outside a handler (the fast path, an early refusal) with a fresh request id, and tells
+    /// Stamps an answer given outside a handler (an early refusal) with a fresh request id, and tells
     /// the observer of it as taking no time: it was answered on the server thread, without a task, in microseconds.
     /// `render` runs with the id as the log context, so an error page it renders can show the id.
     func stamped(method: HTTPMethod, target: String, _ render: () -> Response) -> Response {
         let id = requestIDs.next()
         var response = LogContext.$requestID.withValue(id) { render() }
         response.headers["X-Request-Id"] = id
-        if let observer = configuration.observer {
-            let path = Request.split(target: target).path
-            observer.responded(group: router.groupPrefix(for: path), method: method, path: path, status: response.status.code, seconds: 0)
-        }
+        if configuration.observer != nil { observe(method: method, path: Request.split(target: target).path, status: response.status) }
         return response
+    }
+
+    /// Tells the observer of an answer made on the server thread (in no measurable time).
+    func observe(method: HTTPMethod, path: String, status: HTTPStatus) {
+        configuration.observer?.responded(group: router.groupPrefix(for: path), method: method, path: path, status: status.code, seconds: 0)
     }
 }

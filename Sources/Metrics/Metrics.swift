@@ -16,6 +16,12 @@ public final class Metrics: Sendable {
         var counts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
         var sum = 0.0
         var count = 0
+
+        mutating func record(_ seconds: Double) {
+            for (index, bound) in Metrics.latencyBuckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     struct State: Sendable {
@@ -32,19 +38,16 @@ public final class Metrics: Sendable {
     public func increment(_ name: String, _ labels: [Label] = [], by amount: Double = 1, help: String) {
         state.withLock {
             $0.counters[Series(name: name, labels: labels), default: 0] += amount
-            $0.help[name] = $0.help[name] ?? ("counter", help)
+            if $0.help[name] == nil { $0.help[name] = ("counter", help) }
         }
     }
 
     /// Records one observation of `seconds` in the histogram `name` with `labels`.
     public func observe(_ name: String, _ labels: [Label] = [], seconds: Double, help: String) {
         state.withLock {
-            var histogram = $0.histograms[Series(name: name, labels: labels)] ?? Histogram()
-            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.sum += seconds
-            histogram.count += 1
-            $0.histograms[Series(name: name, labels: labels)] = histogram
-            $0.help[name] = $0.help[name] ?? ("histogram", help)
+            // Changed in place: a copy out of the dictionary and back would copy the bucket counts every time.
+            $0.histograms[Series(name: name, labels: labels), default: Histogram()].record(seconds)
+            if $0.help[name] == nil { $0.help[name] = ("histogram", help) }
         }
     }
 

@@ -194,10 +194,14 @@ public final class Application: Sendable {
         assets.register(on: &router)
         front.register(on: &router)
         backend?.register(on: &router)
-        if backend != nil {
+        if let backend {
             for prefix in ["/img", "/xrpc"] {
                 router.group(prefix) { group in group.use(BackendHosts(origins: origins)) }
             }
+            var signedIn: (@Sendable (Request) -> Bool)?
+            if configuration.audience == .household { signedIn = { [front] in front.admitsPhotosFromMemory($0) } }
+            let photos = ImmediatePhotos(backend: backend, hosts: BackendHosts(origins: origins), household: signedIn)
+            router.group("/img") { group in group.immediateResponder = { photos.answer($0) } }
         }
         if let authServer, configuration.audience == .household {
             let reads = HouseholdReads(signedIn: { [front] in front.admitsPhotos($0) }, token: { authServer.admitsResourceRequest($0.head) })

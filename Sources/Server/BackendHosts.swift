@@ -8,11 +8,14 @@ struct BackendHosts: Middleware {
     let origins: OriginPolicy
 
     func handle(_ request: Request, next: Handler) async throws -> Response {
-        guard origins.origin(of: request).origin != nil else {
+        guard accepts(request) else {
             return Response(
                 status: .misdirectedRequest, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 body: .bytes(Array(#"{"error":"MisdirectedRequest","message":"This server does not answer for that host name."}"#.utf8)))
         }
         return try await next(request)
     }
+
+    /// Whether `request` was sent to one of our names.
+    func accepts(_ request: Request) -> Bool { origins.origin(of: request).origin != nil }
 }

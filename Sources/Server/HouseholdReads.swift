@@ -19,13 +19,18 @@ struct HouseholdReads: Middleware {
                 status: .unauthorized, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 body: .bytes(Array(#"{"error":"AuthenticationRequired","message":"Sign in to see this household's photos"}"#.utf8)))
         }
-        var response = Self.withoutCORS(try await next(request))
-        response.markPrivate()
-        return response
+        return Self.privately(try await next(request))
     }
 }
 
 extension HouseholdReads {
+    /// `response` as a household's answer: no CORS, and cacheable only by the member's own browser.
+    static func privately(_ response: Response) -> Response {
+        var response = withoutCORS(response)
+        response.markPrivate()
+        return response
+    }
+
     /// `response` without the CORS headers hatk puts on everything.
     static func withoutCORS(_ response: Response) -> Response {
         var response = response

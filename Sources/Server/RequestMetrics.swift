@@ -11,7 +11,7 @@ struct RequestMetrics: RequestObserver {
         // A client names the method: anything unusual is one series, not one per word.
         let verb = Self.methods.contains(method.rawValue) ? method.rawValue : "other"
         metrics.increment(
-            "grain_http_requests_total", [group, Label("method", verb), Label("status", "\(status / 100)xx")],
+            "grain_http_requests_total", [group, Label("method", verb), Label("status", Self.statusClass(status))],
             help: "HTTP requests answered, by route group, method and status class.")
         metrics.observe("grain_http_request_duration_seconds", [group], seconds: seconds, help: "Time to answer a request, by route group.")
         guard method == .post, let route = Self.uploadRoutes[path] else { return }
@@ -21,6 +21,14 @@ struct RequestMetrics: RequestObserver {
     }
 
     static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+
+    private static let statusClasses = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx"]
+
+    /// `2xx` for 204: made once, not formatted for every request.
+    static func statusClass(_ status: Int) -> String {
+        let index = status / 100
+        return statusClasses.indices.contains(index) ? statusClasses[index] : "\(index)xx"
+    }
 
     /// One call to the hatk server (remote, or the embedded backend through our own listener): counted by XRPC
     /// method and outcome, timed by method.

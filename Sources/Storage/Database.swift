@@ -6,6 +6,11 @@ public final class Database: Sendable {
     public let path: String
     private let writer: Mutex<Connection>
     private let readers = Mutex<[Connection]>([])
+    private let commits = Atomic<UInt64>(0)
+
+    /// How many write transactions have committed since the database was opened: a cache of something read from
+    /// it is current while this has not moved (read it before the read, keep the result only if it still holds).
+    public var commitCount: UInt64 { commits.load(ordering: .acquiring) }
 
     /// Opens (creating if needed) the database at `path` and switches it to WAL.
     public init(path: String) throws(StorageError) {
@@ -24,6 +29,7 @@ public final class Database: Sendable {
             do {
                 let result = try body(connection)
                 try connection.execute("COMMIT")
+                commits.add(1, ordering: .releasing)
                 return result
             } catch {
                 try? connection.execute("ROLLBACK")

@@ -6,7 +6,8 @@
 # alike. Prints the median req/s and p99 of each.
 #
 #   bash Tests/Benchmarks/access-handler.sh                      this tree only
-#   BASE=/work/main bash Tests/Benchmarks/access-handler.sh      this tree against main
+#   BASE=/work/main bash Tests/Benchmarks/access-handler.sh      this tree against main (a BASE from before
+#                                                                PreparedResponse, 2026-12-06, needs line 55 as it was)
 # DURATION=8s ROUNDS=5 CONNECTIONS=64 are the defaults.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +52,8 @@ var router = Router()
 let page = Response.text(String(repeating: "x", count: 1024))
 router.on(.get, "/") { _ in page }
 router.on(.get, "/cached") { _ in page }
-router.immediateResponder = { request in request.path == "/cached" ? page : nil }
+let prepared = PreparedResponse(page)
+router.immediateResponder = { request in request.path == "/cached" ? prepared : nil }
 var configuration = ServerConfiguration()
 configuration.port = UInt16(CommandLine.arguments[1])!
 configuration.threadCount = 2

@@ -12,10 +12,11 @@ extension LiveTests {
                 runs.record("page handler")
                 return .text("page")
             }
-            router.immediateResponder = { request in request.path == "/page" ? .text("page from cache") : nil }
+            let page = PreparedResponse(.text("page from cache"))
+            router.immediateResponder = { request in request.path == "/page" ? page : nil }
             router.group("/xrpc") { xrpc in
                 xrpc.errorResponder = { error, _ in .json(Array("{\"error\":\"\(error.status.code)\"}".utf8), status: error.status) }
-                xrpc.immediateResponder = { request in request.path == "/xrpc/cached" ? .text("xrpc from cache") : nil }
+                xrpc.immediateResponder = { request in request.path == "/xrpc/cached" ? PreparedResponse(.text("xrpc from cache")) : nil }
                 xrpc.on(.post, "/xrpc/upload", bodyLimit: 100) { request in .text("got \(request.body.count)") }
                 xrpc.on(.get, "/xrpc/live") { _ in
                     runs.record("xrpc handler")

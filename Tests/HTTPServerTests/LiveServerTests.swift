@@ -121,12 +121,20 @@ extension LiveTests {
             var router = Router()
             router.on(.get, "/file") { _ in Response(body: .file(path: path, length: 18)) }
             router.on(.get, "/gone") { _ in Response(body: .file(path: path + ".missing", length: 5)) }
+            router.on(.get, "/part") { _ in Response(status: .partialContent, body: .file(path: path, offset: 5, length: 8)) }
+            router.on(.get, "/tail") { _ in Response(body: .file(path: path, offset: 15, length: 100)) }
             let live = try LiveServer.start(router)
 
             let (status, response, data) = try await live.fetch("/file")
             let (missing, _, _) = try await live.fetch("/gone")
+            let (partStatus, partResponse, part) = try await live.fetch("/part")
+            let (_, tailResponse, tail) = try await live.fetch("/tail")
             await live.stop()
 
+            #expect(partStatus == 206 && String(decoding: part, as: UTF8.self) == "contents")
+            #expect(partResponse.value(forHTTPHeaderField: "Content-Length") == "8")
+            #expect(String(decoding: tail, as: UTF8.self) == "ere", "a length past the file's end stops at its end")
+            #expect(tailResponse.value(forHTTPHeaderField: "Content-Length") == "3")
             #expect(status == 200)
             #expect(String(decoding: data, as: UTF8.self) == "file contents here")
             #expect(response.value(forHTTPHeaderField: "Content-Length") == "18")

@@ -26,7 +26,7 @@ struct StaticFilesTests {
     }
 
     private func contents(_ response: Response) throws -> String {
-        guard case .file(let path, let length) = response.body else { return "" }
+        guard case .file(let path, _, let length) = response.body else { return "" }
         let data = try #require(FileManager.default.contents(atPath: path))
         #expect(Int64(data.count) == length)
         return String(decoding: data, as: UTF8.self)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPServer
 import Synchronization
@@ -7,12 +6,14 @@ import Synchronization
     import Glibc
 #endif
 
-/// A one-second cache of whole pages for visitors who are not signed in: a busy strip is rendered
-/// once a second, not once a request. Each answer still gets its own CSP nonce, swapped into the body.
+/// A short cache (a second by default) of whole pages, for anyone and for each signed-in visitor apart: a busy strip is
+/// rendered once a second, not once a request. A page is kept prepared (libmicrohttpd's response, built on its first
+/// send), so a hit on the server thread's fast path sends the same bytes and headers again without copying them: no
+/// page carries a per-request nonce (docs/architecture.md, "The content policy without a nonce").
 final class PageCache: Sendable {
     private struct Entry {
         var expires: ContinuousClock.Instant
-        var page: NoncedPage
+        var page: PreparedResponse
         /// Set while one request re-renders an expired page; the others keep getting the old one.
         var refreshing = false
     }
@@ -28,14 +29,21 @@ final class PageCache: Sendable {
     /// seen (a seen mark changes the strip). The server-thread fast path computes the same key from the same
     /// headers; an entry is only ever stored by the full path, after the origin was accepted.
     static func key(_ request: Request, visitor: String?) -> String {
-        var key = request.headers["Host"] ?? ""
-        key += "|" + (request.headers["X-Forwarded-Host"] ?? "") + "|" + (request.headers["X-Forwarded-Proto"] ?? "")
-        key += "|" + request.path + "?" + request.query
-        if let visitor { key += "|" + visitor }
+        let parts = [
+            request.headers["Host"] ?? "", request.headers["X-Forwarded-Host"] ?? "", request.headers["X-Forwarded-Proto"] ?? "",
+            request.path + "?" + request.query, visitor ?? "",
+        ]
+        // One allocation of the right size: the fast path builds a key for every cached page it sends.
+        var key = ""
+        key.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
+        for part in parts {
+            key += part
+            key += "|"
+        }
         return key
     }
 
-    /// The cached page for `key` with a fresh nonce, or nil when the caller should render it.
+    /// The cached page for `key`, or nil when the caller should render it.
     ///
     /// An expired page is still served to everyone but the one caller chosen to re-render it (for up
     /// to ten times the TTL), so a busy page never sends a stampede of renders upstream at once.
@@ -49,7 +57,7 @@ final class PageCache: Sendable {
             entries[key] = entry
             return nil
         }
-        return hit?.page.fresh()
+        return hit?.page.response
     }
 
     /// Fresh, or expired but being re-rendered by one request (served stale for up to ten times the TTL).
@@ -59,17 +67,17 @@ final class PageCache: Sendable {
 
     /// A fresh (or being-refreshed) page without claiming a refresh: for the server thread's fast path,
     /// which leaves expired pages to the async path so that one request re-renders them.
-    func peek(_ key: String) -> Response? {
+    func peek(_ key: String) -> PreparedResponse? {
         guard ttl > .zero else { return nil }
         let now = ContinuousClock.now
         guard let entry = entries.withLock({ $0[key] }), servable(entry, now: now) else { return nil }
-        return entry.page.fresh()
+        return entry.page
     }
 
     func put(_ key: String, _ response: Response) {
-        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil, let page = NoncedPage(response)
-        else { return }
+        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil else { return }
         let expires = ContinuousClock.now + ttl
+        let page = PreparedResponse(response)
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll() }
             entries[key] = Entry(expires: expires, page: page)
@@ -103,13 +111,6 @@ final class PageCache: Sendable {
             inFlight.withLock { $0[key] = nil }
             return response
         }
-        return NoncedPage(response)?.fresh() ?? response
-    }
-
-    static func nonce(in csp: String) -> String? {
-        guard let start = csp.range(of: "'nonce-") else { return nil }
-        let rest = csp[start.upperBound...]
-        guard let end = rest.firstIndex(of: "'") else { return nil }
-        return String(rest[..<end])
+        return response
     }
 }

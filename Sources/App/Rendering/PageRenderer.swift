@@ -1,8 +1,7 @@
-import Crypto
 public import HTMLRendering
 public import HTTPServer
 
-/// Renders a page template inside the layout, with a fresh CSP nonce, the asset URLs, who is signed in, and
+/// Renders a page template inside the layout, with the asset URLs, who is signed in, and
 /// the visitor's CSRF cookie when the page (`form: true`, or any page of a signed-in visitor) gave them a new token.
 public struct PageRenderer: Sendable {
     let templates: TemplateRenderer
@@ -41,7 +40,6 @@ public struct PageRenderer: Sendable {
     /// The fields every page's layout reads besides the page model itself.
     struct Layout: Encodable {
         var title: String
-        var nonce: String
         var stylesheet: String
         var scripts: [String]
         var bodyClass: String
@@ -77,9 +75,8 @@ public struct PageRenderer: Sendable {
         bodyClass: String = "", frameAncestors: [String] = [], form: Bool = false, meta: [Meta] = [], refresh: String? = nil,
         context: RequestContext?
     ) throws -> Response {
-        let nonce = SecureRandom.token(byteCount: 16)
         let layout = Layout(
-            title: title, nonce: nonce, stylesheet: assets.url(for: "css/app.css"),
+            title: title, stylesheet: assets.url(for: "css/app.css"),
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
             csrf: context?.session == nil ? nil : context?.csrf.value, canPost: context?.role?.posts ?? true,
             profileHref: context?.session.map { SiteURL.profile(actor: $0.handle).path }, isOwner: context?.role == .owner,
@@ -90,7 +87,7 @@ public struct PageRenderer: Sendable {
         values["page"] = try TemplateValue(encoding: model)
         let html = try templates.render(template, .dictionary(values), layout: "layout")
         var response = Response.html(html, status: status)
-        response.headers["Content-Security-Policy"] = policy.header(nonce: nonce, frameAncestors: frameAncestors)
+        response.headers["Content-Security-Policy"] = policy.header(frameAncestors: frameAncestors)
         response.headers["Cache-Control"] = "no-store"
         if let origin = context?.origin, ContentPolicy.isTrustworthy(origin) {
             response.headers["Cross-Origin-Opener-Policy"] = "same-origin"

@@ -27,7 +27,7 @@ final class SessionStore: SessionStoring {
     /// and no decryption: every change to a row goes through this store, which updates or drops its entry. Only one
     /// process writes this file, so nothing else can change a row behind the cache's back (a `users` command beside a
     /// running server is the exception docs/operations.md describes).
-    let cache = Mutex<[String: Cached]>([:])
+    let cache = Mutex<[SHA256.Digest: Cached]>([:])
     static let cacheCapacity = 4096
 
     struct Cached {
@@ -84,8 +84,11 @@ final class SessionStore: SessionStoring {
     /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
     /// full path, which reads the database) or expired.
     func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
-        guard let hit = cache.withLock({ $0[BrowserSession.hash(sessionID)] }), hit.expiresAt > now else { return nil }
-        return hit.session
+        let key = SHA256.digest(sessionID)
+        return cache.withLock { cache in
+            guard let hit = cache[key], hit.expiresAt > now else { return nil }
+            return hit.session
+        }
     }
 
     func create(_ session: BrowserSession, now: Int64) throws {
@@ -106,7 +109,7 @@ final class SessionStore: SessionStoring {
         return try database.write {
             try $0.execute("UPDATE sessions SET sealed_tokens = ? WHERE id_hash = ?", [sealed, idHash])
             let changed = $0.changes > 0
-            cache.withLock { $0[idHash]?.session.tokens = tokens }
+            if let key = SHA256.Digest(hex: idHash) { cache.withLock { $0[key]?.session.tokens = tokens } }
             return changed
         }
     }
@@ -120,7 +123,8 @@ final class SessionStore: SessionStoring {
     }
 
     func session(idHash: String, now: Int64) throws -> BrowserSession? {
-        if let hit = cache.withLock({ $0[idHash] }) {
+        let key = SHA256.Digest(hex: idHash)
+        if let key, let hit = cache.withLock({ $0[key] }) {
             return hit.expiresAt > now ? hit.session : nil
         }
         guard
@@ -129,15 +133,17 @@ final class SessionStore: SessionStoring {
             }), let session = sealing.session(idHash: idHash, row: row)
         else { return nil }
         let expiresAt = Int64(row.int("expires_at") ?? 0)
-        cache.withLock { cache in
-            if cache.count >= Self.cacheCapacity { cache.removeAll() }
-            cache[idHash] = Cached(session: session, expiresAt: expiresAt)
+        if let key {
+            cache.withLock { cache in
+                if cache.count >= Self.cacheCapacity { cache.removeAll() }
+                cache[key] = Cached(session: session, expiresAt: expiresAt)
+            }
         }
         return session
     }
 
     func delete(idHash: String) throws {
-        cache.withLock { _ = $0.removeValue(forKey: idHash) }
+        if let key = SHA256.Digest(hex: idHash) { cache.withLock { _ = $0.removeValue(forKey: key) } }
         try database.write { try $0.execute("DELETE FROM sessions WHERE id_hash = ?", [idHash]) }
     }
 

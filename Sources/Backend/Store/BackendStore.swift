@@ -7,11 +7,17 @@ import Storage
 public final class BackendStore: Sendable {
     let database: Database
     let tids = TIDClock()
+    let servableTypes: ServableBlobTypes
 
     public init(path: String) throws {
         database = try Database(path: path)
+        servableTypes = ServableBlobTypes(database: database)
         try database.migrate(Schema.migrations)
     }
+
+    /// How many writes have committed since the store was opened: what the backend serves can have changed only when
+    /// this has moved (a cache of answers is current while it has not).
+    public var commitCount: UInt64 { database.commitCount }
 
     /// The schema version this binary's migrations bring `backend.sqlite` to.
     public static var schemaVersion: Int { Schema.migrations.count }
@@ -219,6 +225,20 @@ public final class BackendStore: Sendable {
     /// The MIME type of a blob `did` owns, unless every record referencing it was hidden by the household owner
     /// (a blob no record references yet, a fresh upload, is served).
     func servableBlobMimeType(did: String, cid: String) throws -> String? {
+        if let known = servableTypes.type(did: did, cid: cid) { return known }
+        let commits = database.commitCount
+        let type = try readServableBlobMimeType(did: did, cid: cid)
+        if let type { servableTypes.remember(type, did: did, cid: cid, readAt: commits) }
+        return type
+    }
+
+    /// The type of a blob `did` owns if it may be served, from memory only (nil when it was not looked up since the
+    /// last write): for the server thread's fast path, which must not wait on the database.
+    func knownServableBlobMimeType(did: String, cid: String) -> String? {
+        servableTypes.type(did: did, cid: cid)
+    }
+
+    private func readServableBlobMimeType(did: String, cid: String) throws -> String? {
         try database.read {
             try $0.queryOne(
                 """

@@ -1,7 +1,7 @@
 import ATProto
 import Backups
 import Foundation
-import HTTPServer
+public import HTTPServer
 import Lexicon
 import Logging
 import Storage
@@ -41,11 +41,32 @@ extension EmbeddedBackend {
         return try blobResponse(did: did, cid: cid, preset: .fullsize, request: request)
     }
 
+    /// `GET /img/<preset>/<did>/<cid>` answered on the server thread, from memory: nil unless this photo was looked up
+    /// since the backend's last write (the async path then reads the database, and the type is remembered). Only a DID
+    /// and CID that passed ``blobResponse(did:cid:preset:request:)``'s checks are ever remembered, so a path that
+    /// finds one is a well-formed one.
+    public func immediateImage(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1].elementsEqual("img".utf8),
+            let preset = BlobStore.Preset(rawValue: String(Substring(parts[2])))
+        else { return nil }
+        let (did, cid) = (String(Substring(parts[3])), String(Substring(parts[4])))
+        guard let mimeType = store.knownServableBlobMimeType(did: did, cid: cid) else { return nil }
+        return imageResponse(cid: cid, preset: preset, mimeType: mimeType, request: request)
+    }
+
     private func blobResponse(did: String, cid: String, preset: BlobStore.Preset, request: Request) throws -> Response {
         // Parse before touching the filesystem: only well-formed CIDs ever become paths.
         guard DID.isValid(did), (try? CID(cid)) != nil, let mimeType = try store.servableBlobMimeType(did: did, cid: cid) else {
             return XRPC.error(.notFound, "Blob not found")
         }
+        return imageResponse(cid: cid, preset: preset, mimeType: mimeType, request: request)
+    }
+
+    /// The file of a servable blob's `preset`: sent from its descriptor, with its CID as the entity tag (304 for a
+    /// browser that has it) and byte ranges.
+    private func imageResponse(cid: String, preset: BlobStore.Preset, mimeType: String, request: Request) -> Response {
         let contentType = preset == .fullsize ? mimeType : "image/jpeg"
         var response = Response.file(
             at: blobs.path(cid: cid, preset: preset), contentType: contentType,
