@@ -161,14 +161,20 @@ public struct Front: Sendable {
         return false
     }
 
-    /// Whether a request carries the cookie of a live session the front holds in memory: the server thread's fast path
-    /// for photos asks this and, when it is false, leaves the request to the full path (``admitsPhotos(_:)``), which
-    /// reads the database and knows paired screens.
+    /// Whether a request carries the cookie of a live session, or of a paired screen, that the front holds in memory:
+    /// the server thread's fast path for photos asks this and, when it is false, leaves the request to the full path
+    /// (``admitsPhotos(_:)``), which reads the database.
     public func admitsPhotosFromMemory(_ request: Request) -> Bool {
-        let now = builder.clock().unixSeconds
-        return request.cookieValues(Self.fastPathCookies)[0...1].contains { id in
+        let now = builder.clock()
+        let cookies = request.cookieValues(Self.fastPathCookies)
+        let session = cookies[0...1].contains { id in
             guard let id, !id.isEmpty else { return false }
-            return sessions.cachedSession(id: id, now: now) != nil
+            return sessions.cachedSession(id: id, now: now.unixSeconds) != nil
+        }
+        if session { return true }
+        return cookies[2...3].contains { credential in
+            guard let credential, !credential.isEmpty, credential.utf8.count <= 128 else { return false }
+            return builder.household?.knownScreen(credential: credential, now: now) != nil
         }
     }
 
@@ -211,9 +217,11 @@ public struct Front: Sendable {
     /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks; a paired
     /// screen's are its own.
     func visitorKey(_ context: RequestContext) -> String? {
-        if let screen = context.screen { return "screen#" + screen.id }
+        if let screen = context.screen { return Self.screenKey(screen) }
         return visitorKey(context.session)
     }
+
+    static func screenKey(_ screen: PairedScreen) -> String { "screen#" + screen.id }
 
     func visitorKey(_ session: BrowserSession?) -> String? {
         session.map { $0.idHash + "#" + String(seen.version(for: $0.did)) }
@@ -224,13 +232,19 @@ public struct Front: Sendable {
     func cachedPage(_ request: Request) -> PreparedResponse? {
         guard request.method == .get || request.method == .head else { return nil }
         let cookies = request.cookieValues(Self.fastPathCookies)
-        // A paired screen is found in the database: the full path looks it up.
-        if cookies[2] != nil || cookies[3] != nil { return nil }
+        let now = builder.clock()
         var session: BrowserSession?
         for id in cookies[0...1] {
             guard let id, !id.isEmpty else { continue }
-            guard let cached = sessions.cachedSession(id: id, now: UTCTime.now.unixSeconds) else { return nil }
+            guard let cached = sessions.cachedSession(id: id, now: now.unixSeconds) else { return nil }
             session = cached
+        }
+        // As on the full path, a screen's credential counts only without a session; one not in memory is looked up there.
+        if session == nil, let credential = cookies[2] ?? cookies[3], !credential.isEmpty {
+            guard credential.utf8.count <= 128, let screen = builder.household?.knownScreen(credential: credential, now: now) else {
+                return nil
+            }
+            return pageCache.peek(PageCache.key(request, visitor: Self.screenKey(screen)))
         }
         return pageCache.peek(PageCache.key(request, visitor: visitorKey(session)))
     }

@@ -22,6 +22,10 @@ extension EmbeddedHousehold {
         try backend.store.screen(credential: credential, now: now).map(Self.screen)
     }
 
+    func knownScreen(credential: String, now: UTCTime) -> PairedScreen? {
+        backend.store.knownScreen(credential: credential, now: now).map(Self.screen)
+    }
+
     func screens() throws -> [PairedScreen] { try backend.store.screens().map(Self.screen) }
 
     func removeScreen(id: String) throws -> Bool { try backend.store.removeScreen(id: id) }

@@ -148,6 +148,39 @@ import Testing
         #expect(try await screen.get(photo).status == 401)
     }
 
+    @Test(
+        "a paired screen's playlist and photos come from memory after their first look-up, and Remove stops both at the next request, within the page cache's second"
+    )
+    func pairedScreenFromMemoryUntilRemoved() async throws {
+        let live = try await LiveApp(caches: true, visibility: .household)
+        defer { Task { await live.stop() } }
+        let owner = try await Self.owner(live)
+        let settings = try await owner.get("/kiosk/settings")
+        let made = try await owner.post("/kiosk/pair", form: [("csrf", try Self.csrf(settings.body)), ("name", "Hall"), ("kiosk", "")])
+        let path = try #require(captures(#"value="https?://[^"]+(/kiosk/pair/[^"]+)""#, in: made.body).first)
+        let screen = Browser(base: live.base)
+        let confirm = try await screen.get(path)
+        #expect(try await screen.post(path, form: [("csrf", try Self.csrf(confirm.body))]).status == 303)
+
+        // The first of each reads the screen (and notes it was seen); later ones are answered on the server thread.
+        var playlists: [Browser.Page] = []
+        // (Several tries: on a busy machine one second of page cache can pass between two requests.)
+        for _ in 0..<5 { playlists.append(try await screen.get("/api/kiosk")) }
+        #expect(playlists.allSatisfy { $0.status == 200 && $0.body == playlists[0].body })
+        #expect(playlists[0].requestID != nil && playlists.dropFirst().contains { $0.requestID == nil }, "the playlist from memory")
+        let photo = try #require(captures(#""(/img/[^"]+)""#, in: playlists[0].body).first)
+        var photos: [Browser.Page] = []
+        for _ in 0..<2 { photos.append(try await screen.get(photo)) }
+        #expect(photos.allSatisfy { $0.status == 200 } && photos[1].requestID == nil, "the photo from memory")
+
+        let admin = try await owner.get("/admin")
+        let id = try #require(captures(#"name="screen" value="([^"]+)""#, in: admin.body).first)
+        #expect(
+            try await owner.post("/admin", form: [("csrf", try Self.csrf(admin.body)), ("action", "remove-screen"), ("screen", id)]).status == 200)
+        #expect(try await screen.get("/api/kiosk").status == 401, "removed: the cached playlist is not the screen's any more")
+        #expect(try await screen.get(photo).status == 401)
+    }
+
     @Test("pairing links and share links are limited per member")
     func passesAreRateLimited() async throws {
         let live = try await LiveApp(visibility: .household)

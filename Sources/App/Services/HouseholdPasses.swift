@@ -12,6 +12,8 @@ public protocol HouseholdPasses: Sendable {
     func completePairing(_ token: String, now: UTCTime) throws -> (credential: String, screen: PairedScreen)?
     /// The paired screen a credential belongs to; nil once it is removed.
     func screen(credential: String, now: UTCTime) throws -> PairedScreen?
+    /// The paired screen a credential belongs to, from memory only (nil when it would take a read): the fast path's.
+    func knownScreen(credential: String, now: UTCTime) -> PairedScreen?
     /// Every paired screen, for the owner.
     func screens() throws -> [PairedScreen]
     /// Unpairs a screen; false when there was none.

@@ -66,18 +66,32 @@ extension BackendStore {
 
     /// The screen a credential belongs to, while it is paired and its member may act; notes when it was last seen.
     public func screen(credential: String, now: UTCTime) throws -> Screen? {
+        let hash = Self.tokenHash(credential)
+        let commits = knownScreens.commits
         let found = try database.read { connection in
-            try connection.queryOne(
-                Self.screenColumns + " WHERE s.credential_hash = ? AND a.disabled_at IS NULL", [Self.tokenHash(credential)]
-            ).flatMap(Self.screen)
+            try connection.queryOne(Self.screenColumns + " WHERE s.credential_hash = ? AND a.disabled_at IS NULL", [hash]).flatMap(Self.screen)
         }
         guard var screen = found else { return nil }
-        let stale = screen.lastSeen.flatMap { UTCTime(iso8601: $0) }.map { now.unixSeconds - $0.unixSeconds >= Int64(Self.sightingInterval) }
-        if stale ?? true {
+        if Self.sightingIsDue(screen, now: now) {
             try database.write { try $0.execute("UPDATE screens SET last_seen = ? WHERE id = ?", [now.iso8601, screen.id]) }
             screen.lastSeen = now.iso8601
+        } else {
+            knownScreens.remember(screen, for: hash, readAt: commits)
         }
         return screen
+    }
+
+    /// The screen a credential belongs to, from memory only: nil when it was not read since the last write, or when
+    /// its sighting is due (the full path writes it). For the kiosk's fast path; removing a screen, or its member, is
+    /// a write, so a removed screen is never found here.
+    public func knownScreen(credential: String, now: UTCTime) -> Screen? {
+        guard let screen = knownScreens.value(for: Self.tokenHash(credential)), !Self.sightingIsDue(screen, now: now) else { return nil }
+        return screen
+    }
+
+    private static func sightingIsDue(_ screen: Screen, now: UTCTime) -> Bool {
+        let last = screen.lastSeen.flatMap { UTCTime(iso8601: $0) }
+        return last.map { now.unixSeconds - $0.unixSeconds >= Int64(sightingInterval) } ?? true
     }
 
     /// Every paired screen, most recently seen first.

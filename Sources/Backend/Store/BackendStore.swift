@@ -7,11 +7,21 @@ import Storage
 public final class BackendStore: Sendable {
     let database: Database
     let tids = TIDClock()
-    let servableTypes: ServableBlobTypes
+    /// The types of blobs that may be served, by owner and CID: the photos' fast path reads no database.
+    let servableTypes: UntilNextWrite<BlobKey, String>
+    /// Paired screens by credential hash: a kiosk's fast path reads no database either.
+    let knownScreens: UntilNextWrite<String, Screen>
+
+    struct BlobKey: Hashable, Sendable {
+        let did: String
+        let cid: String
+    }
 
     public init(path: String) throws {
         database = try Database(path: path)
-        servableTypes = ServableBlobTypes(database: database)
+        // Photos, not requests: a household's live stories and a screen's memories are a few hundred.
+        servableTypes = UntilNextWrite(database: database, capacity: 4096)
+        knownScreens = UntilNextWrite(database: database, capacity: 256)
         try database.migrate(Schema.migrations)
     }
 
@@ -225,17 +235,18 @@ public final class BackendStore: Sendable {
     /// The MIME type of a blob `did` owns, unless every record referencing it was hidden by the household owner
     /// (a blob no record references yet, a fresh upload, is served).
     func servableBlobMimeType(did: String, cid: String) throws -> String? {
-        if let known = servableTypes.type(did: did, cid: cid) { return known }
-        let commits = database.commitCount
+        let key = BlobKey(did: did, cid: cid)
+        if let known = servableTypes.value(for: key) { return known }
+        let commits = servableTypes.commits
         let type = try readServableBlobMimeType(did: did, cid: cid)
-        if let type { servableTypes.remember(type, did: did, cid: cid, readAt: commits) }
+        if let type { servableTypes.remember(type, for: key, readAt: commits) }
         return type
     }
 
     /// The type of a blob `did` owns if it may be served, from memory only (nil when it was not looked up since the
     /// last write): for the server thread's fast path, which must not wait on the database.
     func knownServableBlobMimeType(did: String, cid: String) -> String? {
-        servableTypes.type(did: did, cid: cid)
+        servableTypes.value(for: BlobKey(did: did, cid: cid))
     }
 
     private func readServableBlobMimeType(did: String, cid: String) throws -> String? {

@@ -102,6 +102,9 @@ final class FakeHousehold: HouseholdDirectory, Sendable {
 
     func screen(credential: String, now: UTCTime) throws -> PairedScreen? { state.withLock { $0.screens[credential] } }
 
+    /// Nothing is known without a look-up here: the fast path always leaves screens to the full path.
+    func knownScreen(credential: String, now: UTCTime) -> PairedScreen? { nil }
+
     func screens() throws -> [PairedScreen] { state.withLock { Array($0.screens.values) } }
 
     func removeScreen(id: String) throws -> Bool {
