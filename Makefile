@@ -31,6 +31,7 @@ DEMO_FILES := astronaut.png chelsea.png coffee.png camera.png rocket.jpg retina.
 # Pillow, the ten-minute soak (SOAK_SECONDS=60 make bench for a short one), two fronts on PostgreSQL against one on
 # SQLite, and backup and restore of 2,000 stories while the strip is loaded.
 bench: deps bench-deps bench-python demo-photos places-data release
+	VISIBILITY=public bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/uploads.sh
 	bash Tests/Benchmarks/memory.sh
@@ -39,6 +40,12 @@ bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/soak.sh
 	bash Tests/Benchmarks/fronts.sh
 	bash Tests/Benchmarks/backup.sh
+
+# Pages and photos against nginx on the same bytes, a public household then a private one (issue 29; DURATION=,
+# ROUNDS=, CONNECTIONS=).
+bench-http: deps bench-deps demo-photos release
+	VISIBILITY=public bash Tests/Benchmarks/http.sh
+	bash Tests/Benchmarks/http.sh
 
 # Backup, verify and restore of a household of 2,000 stories (about 1 GB of blobs) while wrk loads the strip
 # (issue 15; STORIES=, ROUNDS=, DURATION=, CONNECTIONS=, COPY_DIR=).
@@ -65,7 +72,7 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: household dev test-matrix check-js bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: household dev test-matrix check-js bench-http bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 # The release build, as the .deb, the Docker image and the benchmarks run it: a debug build processes photos several
 # times slower.

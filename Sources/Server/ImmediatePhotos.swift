@@ -1,7 +1,7 @@
 import App
 import Backend
 import HTTPServer
-import Synchronization
+import Storage
 
 /// The embedded backend's photos (`/img/…`) answered on the server thread, without a task: the same checks as the
 /// full path's middleware (`BackendHosts`, and `HouseholdReads` on a household server), each made from memory, and
@@ -17,36 +17,32 @@ final class ImmediatePhotos: Sendable {
     /// Whether a household's photo may go to this request (a live session in memory); nil on a public server.
     let household: (@Sendable (Request) -> Bool)?
 
-    private struct Prepared {
-        var commits: UInt64 = 0
-        var photos: [String: PreparedResponse] = [:]
-    }
-
     /// Open files, so few: the photos of the stories being watched this minute.
     static let capacity = 64
-    private let prepared = Mutex(Prepared())
+    /// Whole photos' prepared answers, by the name asked on and the path, until the backend's next write.
+    private let prepared: UntilNextWrite<String, PreparedResponse>
 
     init(backend: EmbeddedBackend, hosts: BackendHosts, household: (@Sendable (Request) -> Bool)?) {
         self.backend = backend
         self.hosts = hosts
         self.household = household
+        prepared = backend.store.untilNextWrite(capacity: Self.capacity)
     }
 
     func answer(_ request: Request) -> PreparedResponse? {
         // Without the peer address the fast path cannot tell a trusted proxy's forwarded name from anyone's, and the
         // full path decides by the forwarded name: such a request goes there.
-        guard request.headers["X-Forwarded-Host"] == nil, hosts.accepts(request) else { return nil }
+        guard request.headers["X-Forwarded-Host"] == nil else { return nil }
         if let household, !household(request) { return nil }
         let whole = ["If-None-Match", "Range", "If-Range"].allSatisfy { request.headers[$0] == nil }
-        let commits = backend.store.commitCount
-        if whole, let ready = prepared.withLock({ $0.commits == commits ? $0.photos[request.path] : nil }) { return ready }
-        guard let response = backend.immediateImage(request) else { return nil }
+        // Kept by the name it was asked on as well, so a kept answer is one whose name was accepted.
+        let key = (request.headers["Host"] ?? "") + "|" + request.path
+        let commits = prepared.commits
+        if whole, let ready = prepared.value(for: key) { return ready }
+        guard hosts.accepts(request), let response = backend.immediateImage(request) else { return nil }
         let answer = PreparedResponse(household == nil ? response : HouseholdReads.privately(response))
         guard whole, response.status == .ok else { return answer }
-        prepared.withLock { state in
-            if state.commits != commits || state.photos.count >= Self.capacity { state = Prepared(commits: commits) }
-            state.photos[request.path] = answer
-        }
+        prepared.remember(answer, for: key, readAt: commits)
         return answer
     }
 }

@@ -1,7 +1,7 @@
 public import ATProto
 import Foundation
 public import Lexicon
-import Storage
+public import Storage
 
 /// Accounts, records and blob ownership of the embedded backend, on SQLite.
 public final class BackendStore: Sendable {
@@ -25,9 +25,11 @@ public final class BackendStore: Sendable {
         try database.migrate(Schema.migrations)
     }
 
-    /// How many writes have committed since the store was opened: what the backend serves can have changed only when
-    /// this has moved (a cache of answers is current while it has not).
-    public var commitCount: UInt64 { database.commitCount }
+    /// A cache of answers made from this store, emptied by its next write (the photos' fast path keeps its prepared
+    /// answers in one).
+    public func untilNextWrite<Key, Value>(capacity: Int) -> UntilNextWrite<Key, Value> {
+        UntilNextWrite(database: database, capacity: capacity)
+    }
 
     /// The schema version this binary's migrations bring `backend.sqlite` to.
     public static var schemaVersion: Int { Schema.migrations.count }
