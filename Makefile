@@ -18,7 +18,7 @@ TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn default-jre-headless
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
 DEB_PACKAGES := dpkg-dev binutils
-BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql linux-perf
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -47,6 +47,10 @@ bench-http: deps bench-deps demo-photos release
 	VISIBILITY=public bash Tests/Benchmarks/http.sh
 	bash Tests/Benchmarks/http.sh
 
+# Where a cached page's time goes: perf over the release build while wrk loads it (TARGET=story|strip|blob).
+bench-profile: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/profile.sh
+
 # Backup, verify and restore of a household of 2,000 stories (about 1 GB of blobs) while wrk loads the strip
 # (issue 15; STORIES=, ROUNDS=, DURATION=, CONNECTIONS=, COPY_DIR=).
 bench-backup: deps bench-deps demo-photos release
@@ -72,7 +76,7 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: household dev test-matrix check-js bench-http bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: household dev test-matrix check-js bench-http bench-profile bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 # The release build, as the .deb, the Docker image and the benchmarks run it: a debug build processes photos several
 # times slower.

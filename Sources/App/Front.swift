@@ -216,15 +216,15 @@ public struct Front: Sendable {
 
     /// What makes a signed-in visitor's pages theirs in the page cache: their session and their seen marks; a paired
     /// screen's are its own.
-    func visitorKey(_ context: RequestContext) -> String? {
+    func visitorKey(_ context: RequestContext) -> PageCache.Visitor? {
         if let screen = context.screen { return Self.screenKey(screen) }
         return visitorKey(context.session)
     }
 
-    static func screenKey(_ screen: PairedScreen) -> String { "screen#" + screen.id }
+    static func screenKey(_ screen: PairedScreen) -> PageCache.Visitor { PageCache.Visitor(id: "screen#" + screen.id) }
 
-    func visitorKey(_ session: BrowserSession?) -> String? {
-        session.map { $0.idHash + "#" + String(seen.version(for: $0.did)) }
+    func visitorKey(_ session: BrowserSession?) -> PageCache.Visitor? {
+        session.map { PageCache.Visitor(id: $0.idHash, seen: seen.version(for: $0.did)) }
     }
 
     /// The fast path: a page the cache holds for exactly this request and visitor, or nil. Quick and never blocks:

@@ -77,6 +77,15 @@ public enum SHA256 {
     private static func digest(of input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count == 32)
         // One-shot EVP_Digest cannot fail for SHA-256 with valid pointers.
-        _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, EVP_sha256(), nil)
+        _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, algorithm.pointer, nil)
+    }
+
+    /// SHA-256 fetched from OpenSSL 3's default provider once: `EVP_sha256()` makes every digest look the algorithm
+    /// up again, under a lock, which showed in the profile of a signed-in page (its session cookie is hashed).
+    private static let algorithm = Algorithm()
+
+    private struct Algorithm: @unchecked Sendable {
+        // Never freed: it lives as long as the process. Immutable once fetched, so it may be shared between threads.
+        let pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
     }
 }

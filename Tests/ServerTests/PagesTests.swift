@@ -205,7 +205,7 @@ struct PageCacheCoalescingTests {
         let responses = try await withThrowingTaskGroup(of: Response.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    try await cache.page("/x?") {
+                    try await cache.page(PageCache.Key(path: "/x")) {
                         renders.value.add(1, ordering: .relaxed)
                         try await Task.sleep(for: .milliseconds(50))
                         return Response.html("<p>the page</p>")
@@ -217,7 +217,7 @@ struct PageCacheCoalescingTests {
         #expect(renders.value.load(ordering: .relaxed) == 1)
         #expect(responses.count == 20)
         #expect(responses.allSatisfy { if case .bytes(let body) = $0.body { body == Array("<p>the page</p>".utf8) } else { false } })
-        let cached = try #require(cache.peek("/x?"), "the shared render is kept for the fast path")
+        let cached = try #require(cache.peek(PageCache.Key(path: "/x")), "the shared render is kept for the fast path")
         #expect(cached.response.status == .ok)
     }
 }

@@ -19,7 +19,7 @@ final class PageCache: Sendable {
     }
 
     let ttl: Duration
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
     static let capacity = 1024
 
     init(ttl: Duration) { self.ttl = ttl }
@@ -27,27 +27,34 @@ final class PageCache: Sendable {
     /// The key of a page: the names it was asked on exactly as sent (Host and the forwarded ones: pages carry links
     /// built on the origin), the path and query, and for a signed-in visitor their session and how much they have
     /// seen (a seen mark changes the strip). The server-thread fast path computes the same key from the same
-    /// headers; an entry is only ever stored by the full path, after the origin was accepted.
-    static func key(_ request: Request, visitor: String?) -> String {
-        let parts = [
-            request.headers["Host"] ?? "", request.headers["X-Forwarded-Host"] ?? "", request.headers["X-Forwarded-Proto"] ?? "",
-            request.path + "?" + request.query, visitor ?? "",
-        ]
-        // One allocation of the right size: the fast path builds a key for every cached page it sends.
-        var key = ""
-        key.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
-        for part in parts {
-            key += part
-            key += "|"
-        }
-        return key
+    /// headers; an entry is only ever stored by the full path, after the origin was accepted. Made of the request's
+    /// own strings, so building one allocates nothing.
+    struct Key: Hashable, Sendable {
+        var host: String? = nil
+        var forwardedHost: String? = nil
+        var forwardedProto: String? = nil
+        var path: String
+        var query = ""
+        var visitor: Visitor? = nil
+    }
+
+    /// Whose page it is: a session (by its id's hash) and its seen marks' version, or a paired screen.
+    struct Visitor: Hashable, Sendable {
+        var id: String
+        var seen = 0
+    }
+
+    static func key(_ request: Request, visitor: Visitor?) -> Key {
+        Key(
+            host: request.headers["Host"], forwardedHost: request.headers["X-Forwarded-Host"],
+            forwardedProto: request.headers["X-Forwarded-Proto"], path: request.path, query: request.query, visitor: visitor)
     }
 
     /// The cached page for `key`, or nil when the caller should render it.
     ///
     /// An expired page is still served to everyone but the one caller chosen to re-render it (for up
     /// to ten times the TTL), so a busy page never sends a stampede of renders upstream at once.
-    func get(_ key: String) -> Response? {
+    func get(_ key: Key) -> Response? {
         guard ttl > .zero else { return nil }
         let now = ContinuousClock.now
         let hit: Entry? = entries.withLock { entries in
@@ -67,14 +74,14 @@ final class PageCache: Sendable {
 
     /// A fresh (or being-refreshed) page without claiming a refresh: for the server thread's fast path,
     /// which leaves expired pages to the async path so that one request re-renders them.
-    func peek(_ key: String) -> PreparedResponse? {
+    func peek(_ key: Key) -> PreparedResponse? {
         guard ttl > .zero else { return nil }
         let now = ContinuousClock.now
         guard let entry = entries.withLock({ $0[key] }), servable(entry, now: now) else { return nil }
         return entry.page
     }
 
-    func put(_ key: String, _ response: Response) {
+    func put(_ key: Key, _ response: Response) {
         guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil else { return }
         let expires = ContinuousClock.now + ttl
         let page = PreparedResponse(response)
@@ -86,11 +93,11 @@ final class PageCache: Sendable {
 
     func removeAll() { entries.withLock { $0.removeAll() } }
 
-    private let inFlight = Mutex<[String: Task<Response, any Error>]>([:])
+    private let inFlight = Mutex<[Key: Task<Response, any Error>]>([:])
 
     /// The page for `key`: from the cache, or rendered by `render`, with concurrent misses for the same key
     /// sharing one render instead of each going upstream (a cold cache under load otherwise stampedes).
-    func page(_ key: String, render: @escaping @Sendable () async throws -> Response) async throws -> Response {
+    func page(_ key: Key, render: @escaping @Sendable () async throws -> Response) async throws -> Response {
         if let cached = get(key) { return cached }
         guard ttl > .zero else { return try await render() }
         let (task, owner) = inFlight.withLock { inFlight -> (Task<Response, any Error>, Bool) in
