@@ -1,10 +1,10 @@
 /// Percent-decoding that never fails: malformed escapes stay as written, invalid UTF-8 becomes U+FFFD.
 enum PercentDecoding {
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) || (plusAsSpace && bytes.contains(UInt8(ascii: "+"))) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
+        let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0

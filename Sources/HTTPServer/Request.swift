@@ -132,6 +132,12 @@ extension Request {
     /// The decoded path and raw query of a request target; the absolute form (`http://host/a?x=1`) is reduced to
     /// its path, and a fragment is dropped.
     static func split(target: String) -> (path: String, query: String) {
+        // A plain path, the usual case, is its own path: no copy (a cached page's fast path splits every target).
+        if target.utf8.first == UInt8(ascii: "/"),
+            !target.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "%") })
+        {
+            return (target, "")
+        }
         // Delimiters are found by byte: a combining mark after `?` or `#` would otherwise merge with it into
         // one Character and hide it (found by the FuzzURLEncodedForm target).
         var target = Substring(target)
