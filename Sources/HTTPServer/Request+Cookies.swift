@@ -29,7 +29,10 @@ extension RequestHeadFields {
     public func cookieValues(_ names: [String]) -> [String?] {
         var found = [String?](repeating: nil, count: names.count)
         var missing = names.count
-        forEachCookie { candidate, value in
+        let wanted: (UnsafeBufferPointer<UInt8>) -> Bool = { candidate in
+            names.indices.contains { found[$0] == nil && candidate.elementsEqual(names[$0].utf8) }
+        }
+        forEachCookie(where: wanted) { candidate, value in
             for index in names.indices where found[index] == nil && candidate.elementsEqual(names[index].utf8) {
                 found[index] = String(decoding: value, as: UTF8.self)
                 missing -= 1
@@ -45,7 +48,12 @@ extension RequestHeadFields {
     /// one grapheme with it and hid the delimiter, so the cookie fuzzer's `e=\u{59D}x` was dropped and
     /// `a=1;\u{301}b=2` read as one value containing `;`. Every cut is at an ASCII byte, so the pieces stay valid
     /// UTF-8.
-    private func forEachCookie(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+    /// `wanted` sees each well-formed name first: a pair it does not want is passed over without checking its value
+    /// (the fast path wants four names and skips the rest, the CSRF token among them, unread).
+    private func forEachCookie(
+        where wanted: (UnsafeBufferPointer<UInt8>) -> Bool = { _ in true },
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
         for header in headers.values("Cookie") {
             var header = header
             let more = header.withUTF8 { bytes in
@@ -57,7 +65,9 @@ extension RequestHeadFields {
                     guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
                     let name = Self.trimmed(bytes, start..<equals)
                     var value = Self.trimmed(bytes, (equals + 1)..<end)
-                    guard !name.isEmpty, bytes[name].allSatisfy(Self.isTokenByte) else { continue }
+                    guard !name.isEmpty, bytes[name].allSatisfy(Self.isTokenByte), wanted(UnsafeBufferPointer(rebasing: bytes[name])) else {
+                        continue
+                    }
                     if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
                         value = (value.lowerBound + 1)..<(value.upperBound - 1)
                     }
