@@ -38,7 +38,7 @@ perf record -F 999 -g -p "$SERVER_PID" -o "$WORK/perf.data" -- sleep "$RECORD_SE
 wait "$WRK"
 echo "$TARGET ($URL): $(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt") req/s while recorded; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "By library (self time):"
-perf report -i "$WORK/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9]' | head -8
+perf report -i "$WORK/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' | head -8
 echo "Functions with their callees, above 2% (kernel frames left out):"
 perf report -i "$WORK/perf.data" --children --percent-limit 2 --stdio -g none --sort sym 2>/dev/null \
   | grep -E '^ +[0-9]' | grep -v '\[k\]' | grep -v ' 0x' | swift demangle --simplified 2>/dev/null | cut -c1-160 | head -30
