@@ -78,21 +78,7 @@ import Testing
         #expect(gone.status == 404, "the deleted story's photo: \(gone.status)")
     }
 
-    struct Answer {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-    }
-
-    static func send(_ url: String, headers: [String: String]) async throws -> Answer {
-        var request = URLRequest(url: URL(string: url)!)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
-        return Answer(status: http.statusCode, headers: fields, body: data)
+    static func send(_ url: String, headers: [String: String]) async throws -> PrivateHouseholdTests.Answer {
+        try await PrivateHouseholdTests.send("GET", url, headers: headers)
     }
 }

@@ -75,10 +75,11 @@ import Testing
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    static func send(_ method: String, _ url: String, cookie: String? = nil) async throws -> Answer {
+    static func send(_ method: String, _ url: String, cookie: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if method == "POST" {
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data("a=b".utf8)
