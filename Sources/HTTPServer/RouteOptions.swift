@@ -41,8 +41,9 @@ public typealias ErrorResponder = @Sendable (HTTPError, Request) -> Response
 /// can (a page cache hit); nil sends it down the normal async path. It runs outside the middleware, so what it
 /// returns must be a finished response (prepared once and sent as it is), and it must be quick and never block. It sees
 /// the method, the target, and the Cookie, Host, X-Forwarded-Host, X-Forwarded-Proto, If-None-Match, Range and If-Range
-/// headers only, and no peer address (so forwarded headers cannot be known to come from a trusted proxy: use them as
-/// cache keys, or decline when they are present, never to decide anything).
+/// headers only, and the peer address only when the server trusts a proxy (so that `forwardedHost` and the client
+/// address mean what they mean on the full path; without a trusted proxy, forwarded headers are anyone's: use them as
+/// cache keys, never to decide anything).
 public typealias ImmediateResponder = @Sendable (Request) -> PreparedResponse?
 
 /// Where routes can be registered: a `Router` (its root group) or one `RouteGroup`, so one `register(on:)` serves

@@ -113,10 +113,13 @@ extension ServerCore {
                         headers.add(name, String(cString: value))
                     }
                 }
-                // No peer address, so no proxy to trust either (and no retain of the configured list).
+                // The peer address only where a proxy is trusted, so that a forwarded name means what it means on the
+                // full path; otherwise none, and no proxy either (and no retain of the configured list).
+                let proxies = configuration.trustedProxies
+                let peer = proxies.ranges.isEmpty ? nil : remoteAddress(of: connection)
                 let light = Request(
-                    method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: nil,
-                    trustedProxies: .nobody)
+                    method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: peer,
+                    trustedProxies: peer == nil ? .nobody : proxies)
                 if let prepared = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
                     observe(method: method, path: light.path, status: prepared.response.status)

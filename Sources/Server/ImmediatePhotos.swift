@@ -6,8 +6,9 @@ import Storage
 /// The embedded backend's photos (`/img/…`) answered on the server thread, without a task: the same checks as the
 /// full path's middleware (`BackendHosts`, and `HouseholdReads` on a household server), each made from memory, and
 /// the file sent from its descriptor. Whatever cannot be decided from memory (a photo not looked up since the last
-/// write, a paired screen's cookie, a session not in memory, a request through a proxy) is left to the full path,
-/// which decides the same way with the database.
+/// write, a paired screen not read since then, a session not in memory) is left to the full path, which decides the
+/// same way with the database. The name is judged as the full path judges it: a trusted proxy's forwarded name, else
+/// the Host (the server thread hands the fast path the peer address whenever a proxy is trusted).
 ///
 /// A photo asked for whole is answered with a response prepared once (its file held open, its headers built) until
 /// the backend's next write, since the bytes are everyone's who may see them; the checks still run for every request.
@@ -30,13 +31,10 @@ final class ImmediatePhotos: Sendable {
     }
 
     func answer(_ request: Request) -> PreparedResponse? {
-        // Without the peer address the fast path cannot tell a trusted proxy's forwarded name from anyone's, and the
-        // full path decides by the forwarded name: such a request goes there.
-        guard request.headers["X-Forwarded-Host"] == nil else { return nil }
         if let household, !household(request) { return nil }
         let whole = ["If-None-Match", "Range", "If-Range"].allSatisfy { request.headers[$0] == nil }
-        // Kept by the name it was asked on as well, so a kept answer is one whose name was accepted.
-        let key = (request.headers["Host"] ?? "") + "|" + request.path
+        // Kept by the name it was judged by as well, so a kept answer is one whose name was accepted.
+        let key = (request.forwardedHost ?? request.headers["Host"] ?? "") + "|" + request.path
         let commits = prepared.commits
         if whole, let ready = prepared.value(for: key) { return ready }
         guard hosts.accepts(request), let response = backend.immediateImage(request) else { return nil }

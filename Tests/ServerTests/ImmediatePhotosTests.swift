@@ -78,6 +78,29 @@ import Testing
         #expect(gone.status == 404, "the deleted story's photo: \(gone.status)")
     }
 
+    @Test("behind a TLS proxy a member's photo comes from memory too, judged by the forwarded name: a name that is not ours gets 421 however often")
+    func behindATLSProxy() async throws {
+        let live = try await LiveApp(behindTLSProxy: true, visibility: .household)
+        defer { Task { await live.stop() } }
+        let canaries = try PrivateHouseholdTests.Canaries(try #require(live.app.backend))
+        let browser = Browser(base: live.base, behindTLSProxy: true)
+        try await browser.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
+        let cookie = "__Host-gs_session=\(try #require(browser.cookie("__Host-gs_session")))"
+        let ours = String(live.base.dropFirst("http://".count))
+        let proxied = ["Cookie": cookie, "X-Forwarded-Proto": "https", "X-Forwarded-Host": ours]
+        let photo = live.base + canaries.images[0]
+
+        let first = try await Self.send(photo, headers: proxied)
+        let second = try await Self.send(photo, headers: proxied)
+        #expect(first.status == 200 && second.status == 200 && first.body == second.body)
+        #expect(first.headers["x-request-id"] != nil && second.headers["x-request-id"] == nil, "the second from memory")
+
+        var rebound = proxied
+        rebound["X-Forwarded-Host"] = "rebound.example"
+        for _ in 0..<2 { #expect(try await Self.send(photo, headers: rebound).status == 421) }
+        #expect(try await Self.send(photo, headers: ["X-Forwarded-Proto": "https", "X-Forwarded-Host": ours]).status == 401)
+    }
+
     static func send(_ url: String, headers: [String: String]) async throws -> PrivateHouseholdTests.Answer {
         try await PrivateHouseholdTests.send("GET", url, headers: headers)
     }
