@@ -165,16 +165,9 @@ public struct Front: Sendable {
     /// the server thread's fast path for photos asks this and, when it is false, leaves the request to the full path
     /// (``admitsPhotos(_:)``), which reads the database.
     public func admitsPhotosFromMemory(_ request: Request) -> Bool {
-        let now = builder.clock()
-        let cookies = request.cookieValues(Self.fastPathCookies)
-        let session = cookies[0...1].contains { id in
-            guard let id, !id.isEmpty else { return false }
-            return sessions.cachedSession(id: id, now: now.unixSeconds) != nil
-        }
-        if session { return true }
-        return cookies[2...3].contains { credential in
-            guard let credential, !credential.isEmpty, credential.utf8.count <= 128 else { return false }
-            return builder.household?.knownScreen(credential: credential, now: now) != nil
+        switch visitorFromMemory(request) {
+        case .session, .screen: true
+        case .anonymous, nil: false
         }
     }
 
@@ -230,7 +223,26 @@ public struct Front: Sendable {
     /// The fast path: a page the cache holds for exactly this request and visitor, or nil. Quick and never blocks:
     /// the session comes from the in-memory cache (a miss goes the full path, which reads the database).
     func cachedPage(_ request: Request) -> PreparedResponse? {
-        guard request.method == .get || request.method == .head else { return nil }
+        guard request.method == .get || request.method == .head, let visitor = visitorFromMemory(request) else { return nil }
+        let key: PageCache.Visitor? =
+            switch visitor {
+            case .anonymous: nil
+            case .session(let session): visitorKey(session)
+            case .screen(let screen): Self.screenKey(screen)
+            }
+        return pageCache.peek(PageCache.key(request, visitor: key))
+    }
+
+    /// Who a request is, as the full path would find (``ContextBuilder``), from memory alone.
+    enum VisitorFromMemory {
+        case anonymous
+        case session(BrowserSession)
+        case screen(PairedScreen)
+    }
+
+    /// The request's visitor from its cookies and what the front holds in memory; nil when only the database can
+    /// tell (a session or screen not in memory), which leaves the request to the full path.
+    func visitorFromMemory(_ request: Request) -> VisitorFromMemory? {
         let cookies = request.cookieValues(Self.fastPathCookies)
         let now = builder.clock()
         var session: BrowserSession?
@@ -239,14 +251,10 @@ public struct Front: Sendable {
             guard let cached = sessions.cachedSession(id: id, now: now.unixSeconds) else { return nil }
             session = cached
         }
-        // As on the full path, a screen's credential counts only without a session; one not in memory is looked up there.
-        if session == nil, let credential = cookies[2] ?? cookies[3], !credential.isEmpty {
-            guard credential.utf8.count <= 128, let screen = builder.household?.knownScreen(credential: credential, now: now) else {
-                return nil
-            }
-            return pageCache.peek(PageCache.key(request, visitor: Self.screenKey(screen)))
-        }
-        return pageCache.peek(PageCache.key(request, visitor: visitorKey(session)))
+        if let session { return .session(session) }
+        // As on the full path, a screen's credential counts only without a session.
+        guard let credential = ContextBuilder.screenCredential(cookies[2] ?? cookies[3]) else { return .anonymous }
+        return builder.household?.knownScreen(credential: credential, now: now).map { .screen($0) }
     }
 
     /// The cookies the fast path reads: the session's two names (with and without `__Host-`), then the screen's.

@@ -21,7 +21,13 @@ final class ImmediatePhotos: Sendable {
     /// Open files, so few: the photos of the stories being watched this minute.
     static let capacity = 64
     /// Whole photos' prepared answers, by the name asked on and the path, until the backend's next write.
-    private let prepared: UntilNextWrite<String, PreparedResponse>
+    private let prepared: UntilNextWrite<Key, PreparedResponse>
+
+    /// Made of the request's own strings: a photo's hit builds no key string.
+    private struct Key: Hashable, Sendable {
+        let name: String?
+        let path: String
+    }
 
     init(backend: EmbeddedBackend, hosts: BackendHosts, household: (@Sendable (Request) -> Bool)?) {
         self.backend = backend
@@ -34,7 +40,7 @@ final class ImmediatePhotos: Sendable {
         if let household, !household(request) { return nil }
         let whole = ["If-None-Match", "Range", "If-Range"].allSatisfy { request.headers[$0] == nil }
         // Kept by the name it was judged by as well, so a kept answer is one whose name was accepted.
-        let key = (request.forwardedHost ?? request.headers["Host"] ?? "") + "|" + request.path
+        let key = Key(name: request.forwardedHost ?? request.headers["Host"], path: request.path)
         let commits = prepared.commits
         if whole, let ready = prepared.value(for: key) { return ready }
         guard hosts.accepts(request), let response = backend.immediateImage(request) else { return nil }

@@ -1,10 +1,5 @@
-import Foundation
 import HTTPServer
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A short cache (a second by default) of whole pages, for anyone and for each signed-in visitor apart: a busy strip is
 /// rendered once a second, not once a request. A page is kept prepared (libmicrohttpd's response, built on its first

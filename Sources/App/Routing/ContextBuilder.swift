@@ -72,8 +72,13 @@ struct ContextBuilder: Sendable {
 
     /// The paired screen the request's screen cookie names, if it is still paired.
     func screen(_ request: Request, _ cookies: CookieSettings, _ now: UTCTime) throws -> PairedScreen? {
-        guard let household, let credential = request.cookie(cookies.screenName), !credential.isEmpty, credential.utf8.count <= 128
-        else { return nil }
+        guard let household, let credential = Self.screenCredential(request.cookie(cookies.screenName)) else { return nil }
         return try household.screen(credential: credential, now: now)
+    }
+
+    /// A screen cookie's value worth looking up: not empty, and no longer than any credential we make.
+    static func screenCredential(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 128 else { return nil }
+        return value
     }
 }

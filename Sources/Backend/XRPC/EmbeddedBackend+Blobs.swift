@@ -26,11 +26,10 @@ extension EmbeddedBackend {
     /// in this process: the front makes link previews from them without asking its own listener, whose photos a
     /// household keeps to signed-in browsers. Nil when the address is not such an image of ours.
     public func photo(at address: String) throws -> [UInt8]? {
-        let parts = (URL(string: address)?.path ?? "").split(separator: "/").map(String.init)
-        guard parts.count == 4, parts[0] == "img", let preset = BlobStore.Preset(rawValue: parts[1]) else { return nil }
-        let (did, cid) = (parts[2], parts[3])
-        guard DID.isValid(did), (try? CID(cid)) != nil, try store.servableBlobMimeType(did: did, cid: cid) != nil else { return nil }
-        return try Array(Data(contentsOf: URL(fileURLWithPath: blobs.path(cid: cid, preset: preset))))
+        guard let image = ImagePath(URL(string: address)?.path ?? "") else { return nil }
+        guard DID.isValid(image.did), (try? CID(image.cid)) != nil, try store.servableBlobMimeType(did: image.did, cid: image.cid) != nil
+        else { return nil }
+        return try Array(Data(contentsOf: URL(fileURLWithPath: blobs.path(cid: image.cid, preset: image.preset))))
     }
 
     /// `com.atproto.sync.getBlob?did&cid`: the original bytes, as hatk serves them in development.
@@ -46,14 +45,10 @@ extension EmbeddedBackend {
     /// and CID that passed ``blobResponse(did:cid:preset:request:)``'s checks are ever remembered, so a path that
     /// finds one is a well-formed one.
     public func immediateImage(_ request: Request) -> Response? {
-        guard request.method == .get || request.method == .head else { return nil }
-        let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0].isEmpty, parts[1].elementsEqual("img".utf8),
-            let preset = BlobStore.Preset(rawValue: String(Substring(parts[2])))
+        guard request.method == .get || request.method == .head, let image = ImagePath(request.path),
+            let mimeType = store.knownServableBlobMimeType(did: image.did, cid: image.cid)
         else { return nil }
-        let (did, cid) = (String(Substring(parts[3])), String(Substring(parts[4])))
-        guard let mimeType = store.knownServableBlobMimeType(did: did, cid: cid) else { return nil }
-        return imageResponse(cid: cid, preset: preset, mimeType: mimeType, request: request)
+        return imageResponse(cid: image.cid, preset: image.preset, mimeType: mimeType, request: request)
     }
 
     private func blobResponse(did: String, cid: String, preset: BlobStore.Preset, request: Request) throws -> Response {
@@ -171,5 +166,23 @@ extension EmbeddedBackend {
         let cid = CID(hashing: bytes, codec: .raw).description
         guard try !store.ownsBlob(did: did, cid: cid) else { return }
         throw QuotaExceeded(quota: quota, used: used)
+    }
+}
+
+/// What an `/img/<preset>/<did>/<cid>` path names, its segments split as the router splits them; nil for any other
+/// path. The DID and CID are not checked here: only strings that passed those checks are ever found in the store's
+/// memory or used as a file's name.
+private struct ImagePath {
+    let preset: BlobStore.Preset
+    let did: String
+    let cid: String
+
+    init?(_ path: String) {
+        guard path.hasPrefix("/") else { return nil }
+        let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "img", let preset = BlobStore.Preset(rawValue: String(parts[1])) else { return nil }
+        self.preset = preset
+        did = String(parts[2])
+        cid = String(parts[3])
     }
 }
