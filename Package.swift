@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
+        // Debian's ffprobe and ffmpeg as bounded child processes: clips probed, checked and transcoded for stories.
+        .target(name: "Video", dependencies: ["Logging"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         // libqrencode, wrapped once: the kiosk's QR codes as SVG.
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
-            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units"],
+            dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
             swiftSettings: strict
         ),
         .target(
@@ -82,7 +84,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode",
+                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode", "Video",
             ],
             swiftSettings: strict
         ),
@@ -91,7 +93,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
             ],
             swiftSettings: strict
         ),
@@ -114,6 +116,7 @@ let package = Package(
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265", "CJPEG", "CTurboJPEG"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
@@ -144,7 +147,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
-                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures",
+                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

@@ -104,6 +104,19 @@ public struct StoryViewerState: Codable, Sendable, Equatable {
     }
 }
 
+/// A story's clip: an H.264/AAC MP4 of at most 15 seconds, served with byte ranges.
+public struct StoryVideo: Codable, Sendable, Equatable {
+    /// The MP4's address (`/img/feed_fullsize/<did>/<cid>`).
+    public var url: String
+    /// The clip's length in milliseconds, as the server measured it when it stored the blob.
+    public var durationMs: Int
+
+    public init(url: String, durationMs: Int) {
+        self.url = url
+        self.durationMs = durationMs
+    }
+}
+
 /// `social.grain.story.defs#storyView`.
 public struct StoryView: Codable, Sendable, Equatable {
     public var uri: String
@@ -126,6 +139,10 @@ public struct StoryView: Codable, Sendable, Equatable {
     public var photoDescription: String?
     /// Whether the author shows the description as a caption under the photo too (set only when true).
     public var showsCaption: Bool?
+    /// The clip, when the story's media is a video: the embedded household's extension (Grain's clients show
+    /// stories as images). `thumb` and `fullsize` are then JPEG posters of its first frame, so everything that shows
+    /// a story as a picture keeps working.
+    public var video: StoryVideo?
 
     public init(
         uri: String, cid: String, creator: ProfileView, thumb: String, fullsize: String, aspectRatio: AspectRatio,
