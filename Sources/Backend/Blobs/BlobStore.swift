@@ -14,6 +14,9 @@ public struct BlobStore: Sendable {
         /// wherever a clip is shown as a still (link previews, a tablet that cannot play it).
         case poster = "video_poster"
 
+        /// The variants a photo has (a clip has these and its poster).
+        public static let ofPhotos: [Preset] = [.fullsize, .thumbnail, .avatar]
+
         var suffix: String {
             switch self {
             case .fullsize: return ""
