@@ -253,7 +253,7 @@ struct ClipPostingTests {
     func badClipsAreRefused() async throws {
         let fixtures = try FixtureDirectory()
         try Self.makeClips(fixtures)
-        let live = try await LiveApp(demo: true) { $0.maxVideoBytes = 2_000_000 }
+        let live = try await LiveApp(demo: true) { $0.maxVideoBytes = 3_000_000 }
         defer { Task { await live.stop() } }
         let browser = Browser(base: live.base)
         _ = try await SignInAndPostTests().signIn(browser, handle: "maya.home.test", password: "maya-stories")
@@ -261,7 +261,7 @@ struct ClipPostingTests {
         let before = try form.latestStory(live, handle: "maya.home.test")
         for (file, status, phrase) in [
             ("long.mp4", 422, "10 minutes"), ("huge.mov", 422, "20000"), ("truncated.mp4", 422, "damaged"),
-            ("stub.mp4", 422, "damaged"), ("hlg.mov", 413, "2 MB"),
+            ("stub.mp4", 422, "damaged"), ("hlg.mov", 413, "3 MB"),
         ] {
             let posted = try await form.postForm(browser, photo: try fixtures.read(file), type: "video/mp4", fields: [("location", "")])
             #expect(posted.status == status, "\(file): \(posted.status) \(posted.body.prefix(600))")
