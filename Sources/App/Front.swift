@@ -7,6 +7,7 @@ public import HatkClient
 public import Imaging
 import Outbound
 import Synchronization
+public import Video
 import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a
@@ -100,7 +101,8 @@ public struct Front: Sendable {
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
                 publisher: StoryPublisher(
                     writer: dependencies.writer, work: images,
-                    pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames),
+                    pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames,
+                    clips: dependencies.clips),
                 limiter: uploadLimiter, clientAddress: clientAddress,
                 storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
                 places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels,
@@ -382,6 +384,9 @@ public struct FrontDependencies: Sendable {
     /// serving pages never opens a connection to our own listener; nil sends `markStoriesViewed` to the upstream
     /// with the member's credentials.
     public var markViewed: (@Sendable (_ stories: [ATURI], _ viewer: DID) async throws -> Void)?
+    /// Turns phone clips into story clips (the embedded household only: a Grain session may upload only images, and a
+    /// refused upload there ends the person's Grain session); nil offers photos only.
+    public var clips: ClipProcessor?
 
     public init(
         pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,

@@ -2,6 +2,7 @@ public import ATProto
 import Foundation
 public import HTTPServer
 import Lexicon
+public import Video
 import Workers
 
 /// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
@@ -22,6 +23,8 @@ public final class EmbeddedBackend: Sendable {
     /// Every XRPC query needs a viewer the authenticator admits (a household whose stories are its own); false lets
     /// anyone read, as hatk does.
     let privateReads: Bool
+    /// Checks uploaded clips and makes their posters; nil refuses `video/*` blobs.
+    let clips: ClipProcessor?
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
@@ -33,10 +36,11 @@ public final class EmbeddedBackend: Sendable {
     ///     composition root); nil or `""` gives relative URLs.
     ///   - blobFileSystem: the call that writes blob bytes; tests pass one that runs out of space.
     ///   - privateReads: every XRPC query needs a viewer (answered 401 without one).
+    ///   - clips: checks uploaded `video/mp4` blobs and makes their posters; nil refuses clips.
     public init(
         dataDirectory: String, store: BackendStore? = nil, clock: @escaping @Sendable () -> UTCTime = { .now },
         authenticator: (any ViewerAuthenticator)? = nil, origin: @escaping @Sendable (Request) -> String? = { _ in nil },
-        blobFileSystem: BlobFileSystem = .system, privateReads: Bool = false
+        blobFileSystem: BlobFileSystem = .system, privateReads: Bool = false, clips: ClipProcessor? = nil
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         self.dataDirectory = dataDirectory
@@ -46,6 +50,7 @@ public final class EmbeddedBackend: Sendable {
         self.origin = origin
         self.authenticator = authenticator
         self.privateReads = privateReads
+        self.clips = clips
     }
 
     /// The read queries, for callers in this process (no HTTP, no DPoP): pass the viewer and the image base.

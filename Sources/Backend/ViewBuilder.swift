@@ -29,12 +29,17 @@ struct ViewBuilder: Sendable {
         let stored = row.record
         guard let mediaCID = stored.value["media"]?["ref"]?["$link"]?.stringValue else { return nil }
         let record = try? stored.value.decode(as: StoryRecord.self)
+        // A clip is pictured by its poster wherever a story is shown as a picture; the MP4 is the view's `video`.
+        let isClip = stored.value["media"]?["mimeType"]?.stringValue?.hasPrefix("video/") ?? false
         var view = StoryView(
             uri: stored.uri.description, cid: stored.cid, creator: creator,
             thumb: imageURL(.thumbnail, did: stored.did, cid: mediaCID),
-            fullsize: imageURL(.fullsize, did: stored.did, cid: mediaCID),
+            fullsize: imageURL(isClip ? .poster : .fullsize, did: stored.did, cid: mediaCID),
             aspectRatio: record?.aspectRatio ?? AspectRatio(width: 4, height: 3),
             createdAt: stored.createdAt)
+        if isClip {
+            view.video = StoryVideo(url: imageURL(.fullsize, did: stored.did, cid: mediaCID), durationMs: row.clipMilliseconds ?? 0)
+        }
         view.location = record?.location
         view.address = record?.address
         let labels = stored.selfLabels

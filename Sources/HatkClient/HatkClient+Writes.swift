@@ -32,11 +32,19 @@ public struct DPoPCredentials: Sendable {
 
 /// `dev.hatk.*` writes, each signed with `Authorization: DPoP <token>` and a fresh proof carrying `ath`.
 extension HatkClient {
+    /// Uploads a blob. A type other than `image/*` is refused here, before anything is sent, unless the client was
+    /// made with `sendsClips` (our embedded backend).
     public func uploadBlob(
         _ bytes: [UInt8], mimeType: String, as credentials: DPoPCredentials
     ) async throws(HatkError)
         -> BlobRef
     {
+        // The last line of defence: whatever a caller does, nothing but an image leaves for a server that may be Grain's.
+        guard mimeType.hasPrefix("image/") || sendsClips else {
+            throw HatkError(
+                kind: .http(status: 415, error: "NotSent"), endpoint: "dev.hatk.uploadBlob",
+                detail: "grain-stories sends only images to \(baseURL.host ?? "this server"); a \(mimeType) blob was not sent")
+        }
         let output: UploadBlobOutput = try await procedure(
             "dev.hatk.uploadBlob", body: Data(bytes), contentType: mimeType, credentials: credentials)
         return output.blob

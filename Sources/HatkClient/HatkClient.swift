@@ -16,6 +16,9 @@ public final class HatkClient: XRPCReads {
     let cache: ReadCache
     /// Told of every call: its method, how long it took and how it ended (for metrics).
     let observe: CallObserver?
+    /// Whether `uploadBlob` may send anything but an image: only to our embedded backend. A Grain session may upload
+    /// only `image/*`, and hatk answers any other type by deleting the person's stored session.
+    public let sendsClips: Bool
 
     /// What a call observer hears: the XRPC method (a name our code chose), seconds, and `2xx`, `4xx`, `5xx`,
     /// `timeout` or `unreachable`.
@@ -29,11 +32,14 @@ public final class HatkClient: XRPCReads {
     ///   - observe: told of every call's method, time and outcome; nil for nobody.
     ///   - keepsConnectionsOpen: false closes each connection once its answer is in: for the embedded backend on the
     ///     server's own listener, which is called only to write, so the server holds no connection to itself.
+    ///   - sendsClips: lets `uploadBlob` send `video/*` (our embedded backend only).
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
         clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
-        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil, keepsConnectionsOpen: Bool = true
+        cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil, keepsConnectionsOpen: Bool = true,
+        sendsClips: Bool = false
     ) {
+        self.sendsClips = sendsClips
         self.observe = observe
         cache = ReadCache(ttl: cacheTTL)
         self.baseURL = baseURL

@@ -12,6 +12,7 @@ import Logging
 public import Metrics
 import Outbound
 import Places
+import Video
 
 /// The whole server, built in order from configuration: the listening socket first (so its real port is known),
 /// then the embedded backend and its authorization server (unless an appview is configured), then the front,
@@ -98,7 +99,11 @@ public final class Application: Sendable {
         let writer = HatkClient(
             baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
             cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
-            observe: RequestMetrics(metrics: metrics).upstreamCall, keepsConnectionsOpen: configuration.appview != nil)
+            observe: RequestMetrics(metrics: metrics).upstreamCall, keepsConnectionsOpen: configuration.appview != nil,
+            sendsClips: configuration.appview == nil)
+        // One processor for the front's transcoding and the backend's checks, so its slots bound the whole process. A
+        // remote hatk gets photos only: Grain's sessions may upload only images.
+        let clips: ClipProcessor? = configuration.appview == nil ? Self.clipProcessor(configuration) : nil
 
         var household: (any HouseholdDirectory)?
         var moderation: (any Moderation)?
@@ -134,7 +139,7 @@ public final class Application: Sendable {
             let backend = try EmbeddedBackend(
                 dataDirectory: configuration.dataDirectory, store: store, clock: clock,
                 authenticator: AuthServerViewers(authServer: authServer), origin: ownOrigin,
-                privateReads: configuration.audience == .household)
+                privateReads: configuration.audience == .household, clips: clips)
             self.backend = backend
             self.authServer = authServer
             household = EmbeddedHousehold(
@@ -180,6 +185,7 @@ public final class Application: Sendable {
             settings: settings, clock: clock, moderation: moderation,
             sharedSessions: sharedSessions)
         dependencies.probes = health
+        dependencies.clips = clips
         if let backend {
             dependencies.photos = EmbeddedPhotos(backend: backend)
             dependencies.descriptions = EmbeddedDescriptions(store: backend.store)

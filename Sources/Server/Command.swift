@@ -70,6 +70,8 @@ public enum Command: Sendable {
           --places FILE         the place table (default ./.build/places/cities1000.csv)
           --place-names FILE    the create form's place search table (default ./.build/places/place-names.csv)
           --max-photo-bytes N   published photos fit N bytes (default 900000, at most 5000000)
+          --max-video-bytes N   the largest clip a member may upload (default 200000000); clips become 15-second
+                                stories, in the embedded household only (Grain accepts photos only)
           --demo-extra-members N  add N more demo members with one story each (benchmarks)
           --demo-archive-stories N  add N more demo stories over past days, ~500 KB photo each (benchmarks)
           --visibility WHO      household (default): only signed-in members see the stories, photos and
@@ -108,7 +110,8 @@ public enum Command: Sendable {
         "--host", "--port", "--data", "--key-file", "--key-dir", "--allow-key-in-data", "--public-url", "--appview", "--demo", "--dev",
         "--demo-photos", "--handle-domain", "--household-name",
         "--templates", "--public", "--upstream-timeout", "--behind-tls-proxy", "--dpop-nonces", "--geocoder",
-        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--story-seconds", "--visibility", "--kiosk-frame-ancestors",
+        "--nominatim-url", "--places", "--place-names", "--max-photo-bytes", "--max-video-bytes", "--story-seconds", "--visibility",
+        "--kiosk-frame-ancestors",
         "--uploads-per-minute", "--image-workers", "--upload-queue", "--trusted-proxy", "--allowed-host",
         "--sessions", "--backup-dir", "--backup-keep", "--backup-time", "--log-format", "--metrics-from",
     ]
@@ -268,6 +271,11 @@ public enum Command: Sendable {
                     throw UsageError(description: "--max-photo-bytes takes 100000 to 5000000")
                 }
                 config.maxPhotoBytes = n
+            case "--max-video-bytes":
+                guard let n = Int(try value(flag)), (1_000_000...4_000_000_000).contains(n) else {
+                    throw UsageError(description: "--max-video-bytes takes 1000000 to 4000000000")
+                }
+                config.maxVideoBytes = n
             case "--story-seconds":
                 // Below a second only for soak benchmarks, which turn thousands of slides in minutes.
                 guard let seconds = Double(try value(flag)), (0.2...600).contains(seconds) else {

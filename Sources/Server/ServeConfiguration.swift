@@ -63,6 +63,8 @@ public struct ServeConfiguration: Sendable {
     public var placeNamesCSV = "./.build/places/place-names.csv"
     /// Published photos are made to fit this many bytes (Grain: 900,000; at most the lexicon's 5,000,000).
     public var maxPhotoBytes = 900_000
+    /// The largest clip accepted from a phone (the embedded household only).
+    public var maxVideoBytes = 200_000_000
     /// How long answers of the hatk server are reused (the author list, stories, profiles).
     public var readCacheTTL: Duration = .seconds(2)
     /// How long pages for visitors without a session are reused.

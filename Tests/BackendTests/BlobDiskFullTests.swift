@@ -88,7 +88,7 @@ struct BlobDiskFullTests {
         #expect(status == 200)
         #expect(json?["blob"]?["ref"]?["$link"]?.stringValue == cid)
         #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == "image/jpeg")
-        for preset in BlobStore.Preset.allCases {
+        for preset in BlobStore.Preset.ofPhotos {
             #expect(FileManager.default.fileExists(atPath: f.backend.blobs.path(cid: cid, preset: preset)))
         }
     }

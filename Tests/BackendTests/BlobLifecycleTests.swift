@@ -11,7 +11,7 @@ struct BlobLifecycleTests {
     }
 
     func filesExist(_ f: BackendFixture, _ cid: String) -> [Bool] {
-        BlobStore.Preset.allCases.map { FileManager.default.fileExists(atPath: f.backend.blobs.path(cid: cid, preset: $0)) }
+        BlobStore.Preset.ofPhotos.map { FileManager.default.fileExists(atPath: f.backend.blobs.path(cid: cid, preset: $0)) }
     }
 
     @Test("deleting a story deletes its blob row and files, thumbnails included, so its image URL stops working")

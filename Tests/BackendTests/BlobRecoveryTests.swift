@@ -28,7 +28,7 @@ struct BlobRecoveryTests {
         #expect(store.recovered == BlobStore.Recovery(temporaryFiles: 1, orphanedVariants: 1))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/tmp").filter { $0.hasSuffix(".part") } == [])
         #expect(!FileManager.default.fileExists(atPath: store.path(cid: orphan, preset: .thumbnail)))
-        for preset in BlobStore.Preset.allCases {
+        for preset in BlobStore.Preset.ofPhotos {
             #expect(FileManager.default.fileExists(atPath: store.path(cid: complete, preset: preset)))
         }
     }

@@ -37,7 +37,7 @@ struct BlobTests {
         let uri = try f.story(by: maya, hoursAgo: 1)
         let stored = try #require(try f.backend.store.record(uri))
         let cid = try #require(stored.value["media"]?["ref"]?["$link"]?.stringValue)
-        for preset in BlobStore.Preset.allCases {
+        for preset in BlobStore.Preset.ofPhotos {
             let (status, _, response) = await f.get("/img/\(preset.rawValue)/\(maya.rawValue)/\(cid)")
             #expect(status == 200)
             #expect(response.headers["Content-Type"] == "image/jpeg")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Imaging
+import Video
 
 /// Where the photo of a post comes from (the file field, the camera field, or a photo shared from another app),
 /// and the share target itself.
@@ -13,6 +14,8 @@ extension StoryWrites {
         case part(MultipartForm.Part)
         /// Shared from another app earlier, confirmed now.
         case staged(path: String, SharedPhotos.Staged)
+        /// A clip chosen or filmed on the form (the embedded household only).
+        case clip(MultipartForm.Part)
 
         var staged: SharedPhotos.Staged? {
             if case .staged(_, let staged) = self { return staged }
@@ -35,10 +38,25 @@ extension StoryWrites {
         let token = context.form["staged"] ?? ""
         let staged = token.isEmpty ? nil : shared.file(token: token, session: session)
         if let picked {
-            guard let head = try? picked.body.prefix(64), Imaging.sniff(head) != nil else {
+            guard let head = try? picked.body.prefix(64) else {
                 return .failure(PhotoProblem(description: unreadable, status: .unsupportedMediaType))
             }
-            return .success(.part(picked))
+            if Imaging.sniff(head) != nil {
+                guard picked.body.count <= Self.maxUploadBytes else {
+                    return .failure(
+                        PhotoProblem(
+                            description: "This photo is \(Self.megabytes(picked.body.count)); photos up to "
+                                + "\(Self.megabytes(Self.maxUploadBytes)) are accepted.",
+                            status: .payloadTooLarge))
+                }
+                return .success(.part(picked))
+            }
+            guard ClipSniffer.isClip(head) else { return .failure(PhotoProblem(description: unreadable, status: .unsupportedMediaType)) }
+            // Decided before anything is sent anywhere: a clip never goes to a server that may be Grain's.
+            guard publisher.clips != nil else {
+                return .failure(PhotoProblem(description: StoryPublisher.clipsNotHere.description, status: .unsupportedMediaType))
+            }
+            return .success(.clip(picked))
         }
         if let staged, let format = Imaging.sniff(fileAt: staged) {
             return .success(.staged(path: staged, Self.describe(staged, token: token, format: format)))
@@ -52,6 +70,9 @@ extension StoryWrites {
         }
         return .failure(PhotoProblem(description: "Choose a photo to post, or take one.", status: .badRequest))
     }
+
+    /// `31 MB`, for the form's sentences about sizes.
+    static func megabytes(_ bytes: Int) -> String { "\((bytes + 999_999) / 1_000_000) MB" }
 
     static func describe(_ path: String, token: String, format: ImageFormat) -> SharedPhotos.Staged {
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0

@@ -7,6 +7,7 @@ import Imaging
 import Lexicon
 import Logging
 import Places
+import Video
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.
 /// Every answer to a problem is the form again with a sentence saying what happened and what to do, so nothing
@@ -37,6 +38,8 @@ struct StoryWrites: Sendable {
     let audienceNote: String
     /// Where descriptions are kept; nil (no field on the form) against a remote hatk.
     let descriptions: (any StoryDescribing)?
+    /// How far each visitor's clip is processed, for the form's script.
+    var progress = UploadProgress()
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -56,6 +59,13 @@ struct StoryWrites: Sendable {
         var hiddenDeleteHref: String?
         /// The formats the server reads, for the file field's label.
         var formats = ImageFormat.namesForPeople + ", up to 50 megapixels"
+        /// Whether a clip may be posted here (the embedded household; never toward Grain).
+        var acceptsVideo = false
+        /// The largest clip accepted, in MB, and the length of a clip's story in seconds.
+        var maxVideoMB = 0
+        var clipSeconds = 0
+        /// The start of a clip's story, as the form posted it.
+        var clipStart = ""
         var place: PlaceStep
         /// A photo shared from another app, waiting for this form to post it.
         var staged: SharedPhotos.Staged?
@@ -104,6 +114,12 @@ struct StoryWrites: Sendable {
         var model = CreateModel(
             csrf: context.csrf.value, handle: session.handle, error: error, canCrossPost: canCrossPost, audienceNote: audienceNote,
             place: step ?? PlaceStep(available: false), staged: staged)
+        if let clips = publisher.clips {
+            model.acceptsVideo = true
+            model.maxVideoMB = clips.limits.maxInputBytes / 1_000_000
+            model.clipSeconds = Int(clips.limits.storySeconds)
+            model.clipStart = String((context.form["start"] ?? "").prefix(12))
+        }
         if let descriptions {
             model.canDescribe = true
             model.maxDescription = descriptions.maxLength
@@ -168,6 +184,9 @@ struct StoryWrites: Sendable {
             labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil,
             chosenPlace: chosen)
         let origin = storyOrigin ?? context.origin
+        if case .clip(let part) = photo {
+            return try await createClip(part, choices: choices, chosen: chosen, description: description, context, session)
+        }
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
         // 25 MB upload never sits in memory while it waits for a worker. A staged share is already such a file.
@@ -176,7 +195,7 @@ struct StoryWrites: Sendable {
         switch photo {
         case .staged(let path, _):
             input = .file(path)
-        case .part(let part):
+        case .part(let part), .clip(let part):
             switch part.body {
             case .bytes(let bytes):
                 input = .bytes(bytes)
@@ -220,6 +239,14 @@ struct StoryWrites: Sendable {
             throw error
         }
         if let staged { shared.remove(token: staged.token, session: session) }
+        return await posted(published, labels: choices.labels, description: description, context, session)
+    }
+
+    /// Keeps the description of a story just posted and leads to it.
+    func posted(
+        _ published: StoryPublisher.Published, labels chosenLabels: [String], description: String, _ context: RequestContext,
+        _ session: BrowserSession
+    ) async -> Response {
         if let descriptions, !description.isEmpty {
             // The story is posted: a description that cannot be kept is logged, never a reason to fail the post.
             do {
@@ -231,7 +258,7 @@ struct StoryWrites: Sendable {
         }
         pageCache.removeAll()
         // A story its own labels hide (gore) is served to nobody, its author included: say so instead of a 404.
-        if await labels.current().policy.resolve(values: choices.labels).action == .hide {
+        if await labels.current().policy.resolve(values: chosenLabels).action == .hide {
             return .redirect(to: SiteURL.create.with([("posted", "hidden"), ("story", published.uri.rkey)]))
         }
         let story = SiteURL.story(did: published.uri.authority, rkey: published.uri.rkey)
@@ -336,13 +363,14 @@ extension StoryWrites {
         [
             Route(method: .get, page: .create, access: .posters, handler: createForm),
             Route(
-                method: .post, page: .create, access: .posters, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
+                method: .post, page: .create, access: .posters, bodyLimit: createBodyLimit, requiresSession: true, bodyOnDisk: true,
                 handler: createStory),
             Route(
                 method: .post, page: .createInspect, access: .posters, group: .api, bodyLimit: StoryWrites.inspectBytes + 64 * 1024,
                 requiresSession: true,
                 handler: inspectPhoto),
             Route(method: .get, page: .placesData, access: .posters, group: .api, handler: placesData),
+            Route(method: .get, page: .createProgress, access: .posters, handler: clipProgress),
             Route(method: .get, page: .manifest, access: .anyone, handler: WebManifest.respond),
             Route(
                 method: .post, page: .share, access: .posters, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,

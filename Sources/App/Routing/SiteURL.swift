@@ -10,6 +10,8 @@ public enum SiteURL: Sendable, Equatable {
     case create
     /// The create form's early look at a photo: where it was taken.
     case createInspect
+    /// How far the visitor's clip is processed, as JSON, for the create form's script while its post waits.
+    case createProgress
     /// The create form's place search as JSON, for its script.
     case placesData
     /// The web app manifest: the home-screen icon, its "New story" shortcut and the share target.
@@ -111,6 +113,7 @@ public enum SiteURL: Sendable, Equatable {
         case .profile(let actor): ["profile", .value("actor", actor)]
         case .create: ["create"]
         case .createInspect: ["api", "inspect"]
+        case .createProgress: ["create", "progress"]
         case .placesData: ["api", "places"]
         case .manifest: ["manifest.webmanifest"]
         case .share: ["share"]

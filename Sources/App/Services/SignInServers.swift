@@ -57,8 +57,8 @@ public final class SignInServers: Sendable {
             // The issuer is the origin itself; `URL(string:)` of a checked origin cannot fail, but an unusable one
             // falls back to the transport so nothing crashes.
             made = OAuthClient(
-                clientID: clientID, redirectURI: redirect, issuer: URL(string: origin) ?? transport, transport: transport,
-                metadata: metadata(origin), nonces: configuration.nonces, timeout: configuration.timeout, clock: unixClock,
+                clientID: clientID, redirectURI: redirect, issuer: URL(string: origin) ?? transport, scope: OAuthClient.householdScope,
+                transport: transport, metadata: metadata(origin), nonces: configuration.nonces, timeout: configuration.timeout, clock: unixClock,
                 policy: configuration.policy, headers: ["Grain-Front": frontKey])
         case .remote(let issuer):
             made = OAuthClient(

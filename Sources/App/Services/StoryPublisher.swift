@@ -6,6 +6,7 @@ import Imaging
 import Lexicon
 import Logging
 import Places
+import Video
 import Workers
 
 /// Publishes a photo as a story for a signed-in person: the image pipeline on a bounded pool, the place name,
@@ -21,6 +22,8 @@ struct StoryPublisher: Sendable {
     /// Names places for the form's early look, never from an outside service: a file being picked is not yet
     /// a decision to share where it was taken.
     let places: (any Geocoding)?
+    /// Turns phone clips into story clips; nil where only photos may be posted.
+    var clips: ClipProcessor? = nil
 
     /// What the person chose on the form.
     struct Choices: Equatable, Sendable {
@@ -31,6 +34,8 @@ struct StoryPublisher: Sendable {
         var crossPost = false
         /// The place picked in the form's place search; it replaces the photo's GPS position and place name.
         var chosenPlace: PlaceCandidate?
+        /// Where in a clip its story starts, in seconds.
+        var clipStart: Double = 0
     }
 
     /// The story that was made, and what became of the cross-post.
@@ -52,6 +57,8 @@ struct StoryPublisher: Sendable {
         case busy
         /// The photo itself cannot be used (format, size, pixels).
         case unusable(ImagingError)
+        /// The clip cannot be used (length, size, codec, a damaged file), or every clip slot is busy.
+        case unusableClip(VideoError)
         /// The story server did not take the photo in time. Nothing was posted (the record comes after the blob),
         /// so trying again later is safe; a blob it stored anyway has no record and is never shown.
         case upstreamSlow
@@ -79,19 +86,39 @@ struct StoryPublisher: Sendable {
         } catch let error as ImagingError {
             throw Refusal.unusable(error)
         }
+        return try await post(
+            Processed(bytes: processed.jpeg, mimeType: "image/jpeg", width: processed.width, height: processed.height, gps: processed.metadata.gps),
+            choices: choices, as: credentials, now: now, storyLink: storyLink)
+    }
+
+    /// A photo or clip made ready to post: the bytes to upload and what the record says of them.
+    struct Processed {
+        var bytes: [UInt8]
+        var mimeType: String
+        var width: Int
+        var height: Int
+        /// Where it was taken; only its cell and place name are ever published.
+        var gps: GPSCoordinate?
+    }
+
+    /// Names the place, uploads the blob and writes the record (and the cross-post, when asked).
+    func post(
+        _ processed: Processed, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
+        storyLink: (ATURI) -> String
+    ) async throws -> Published {
         // A name the person typed or chose replaces the geocoder's, so their position is not sent anywhere for it.
         let typed = !choices.locationText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         let place: PlaceLabel? =
-            if choices.useLocation, choices.chosenPlace == nil, !typed, let gps = processed.metadata.gps {
+            if choices.useLocation, choices.chosenPlace == nil, !typed, let gps = processed.gps {
                 await geocoder?.label(for: gps)
             } else {
                 nil
             }
-        let (location, address) = StoryComposer.location(gps: processed.metadata.gps, place: place, choices: choices)
+        let (location, address) = StoryComposer.location(gps: processed.gps, place: place, choices: choices)
         let credentials = try await credentials()
         let blob: BlobRef
         do {
-            blob = try await writer.uploadBlob(processed.jpeg, mimeType: "image/jpeg", as: credentials)
+            blob = try await writer.uploadBlob(processed.bytes, mimeType: processed.mimeType, as: credentials)
         } catch {
             guard error.kind == .timeout else { throw error }
             throw Refusal.upstreamSlow
@@ -102,7 +129,7 @@ struct StoryPublisher: Sendable {
         let output = try await writer.createRecord(
             collection: StoryRecord.collection, record: try JSONValue(encoding: record), as: credentials)
         let uri = try ATURI(output.uri)
-        guard choices.crossPost else { return Published(uri: uri, crossPosted: nil) }
+        guard choices.crossPost, processed.mimeType.hasPrefix("image/") else { return Published(uri: uri, crossPosted: nil) }
         // The story is posted whatever happens next; a failed cross-post is reported, never hidden.
         let post = CrossPost.record(
             place: LocationDisplay.format(location: location, address: address), storyURL: storyLink(uri), image: blob,

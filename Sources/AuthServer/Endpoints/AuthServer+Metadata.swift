@@ -2,9 +2,10 @@ import Crypto
 import HTTPServer
 
 extension AuthServer {
-    /// `atproto` plus every scope in Grain's production scope string (grain-api.md §7.7).
+    /// `atproto` plus every scope in Grain's production scope string (grain-api.md §7.7), and `blob:video/mp4`, which
+    /// the household's own front asks for to post clips (Grain grants images only).
     public static let supportedScopes: [String] = [
-        "atproto", "transition:generic", "blob:image/*",
+        "atproto", "transition:generic", "blob:image/*", "blob:video/mp4",
         "repo:social.grain.gallery", "repo:social.grain.gallery.item", "repo:social.grain.photo",
         "repo:social.grain.photo.exif", "repo:social.grain.actor.profile", "repo:social.grain.graph.follow",
         "repo:social.grain.favorite", "repo:social.grain.comment", "repo:social.grain.story",

@@ -10,18 +10,27 @@ public struct BlobStore: Sendable {
         case fullsize = "feed_fullsize"
         case thumbnail = "feed_thumbnail"
         case avatar
+        /// A clip's first frame as a JPEG the size of the clip: the `<video>` poster, and the story's picture
+        /// wherever a clip is shown as a still (link previews, a tablet that cannot play it).
+        case poster = "video_poster"
+
+        /// The variants a photo has (a clip has these and its poster).
+        public static let ofPhotos: [Preset] = [.fullsize, .thumbnail, .avatar]
 
         var suffix: String {
             switch self {
             case .fullsize: return ""
             case .thumbnail: return ".thumb.jpg"
             case .avatar: return ".avatar.jpg"
+            case .poster: return ".poster.jpg"
             }
         }
     }
 
     /// Longest edge of a thumbnail; the archive grid and previews show them at about 200 CSS px.
     public static let thumbnailEdge = 480
+    /// Longest edge of a clip's poster: the largest picture a story's clip has.
+    public static let posterEdge = 1280
     /// Avatars are square; the profile page shows them at up to 128 CSS px, so 2× for dense screens.
     public static let avatarSize = 256
 
@@ -77,18 +86,23 @@ public struct BlobStore: Sendable {
 
     /// Stores `bytes` under their CID. Images get their thumbnail and avatar variants first, so
     /// that a blob visible under its CID always has them; an image that does not decode is refused.
+    /// A clip gets its poster, thumbnail and avatar from `poster`, its first frame.
     /// The original is written last: its presence is what says the blob is complete.
     /// - Throws: ``BlobError``; nothing of the blob is left behind then.
-    public func store(_ bytes: [UInt8], mimeType: String) throws -> StoredBlob {
+    public func store(_ bytes: [UInt8], mimeType: String, poster: [UInt8]? = nil) throws -> StoredBlob {
         let cid = CID(hashing: bytes, codec: .raw).description
         let blob = StoredBlob(cid: cid, size: bytes.count, mimeType: mimeType)
         let original = path(cid: cid, preset: .fullsize)
         if FileManager.default.fileExists(atPath: original) { return blob }
         var variants: [(Preset, [UInt8])] = []
-        if mimeType == "image/jpeg" || mimeType == "image/png" {
+        let picture = mimeType == "image/jpeg" || mimeType == "image/png" ? bytes : poster
+        if let picture {
             do {
-                variants.append((.thumbnail, try Imaging.thumbnail(of: bytes, maxEdge: Self.thumbnailEdge, quality: 82).jpeg))
-                variants.append((.avatar, try Imaging.squareThumbnail(of: bytes, size: Self.avatarSize, quality: 85).jpeg))
+                if poster != nil {
+                    variants.append((.poster, try Imaging.thumbnail(of: picture, maxEdge: Self.posterEdge, quality: 85).jpeg))
+                }
+                variants.append((.thumbnail, try Imaging.thumbnail(of: picture, maxEdge: Self.thumbnailEdge, quality: 82).jpeg))
+                variants.append((.avatar, try Imaging.squareThumbnail(of: picture, size: Self.avatarSize, quality: 85).jpeg))
             } catch {
                 throw BlobError(kind: .unreadableImage, description: "The upload is not a readable \(mimeType) image: \(error)")
             }

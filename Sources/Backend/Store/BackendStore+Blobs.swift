@@ -9,6 +9,22 @@ extension BackendStore {
         try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM blobs WHERE cid = ?", [cid])?.int("n") ?? 0 }
     }
 
+    /// Keeps what was measured of a stored clip.
+    func recordClip(cid: String, durationMs: Int, width: Int, height: Int) throws {
+        try database.write {
+            try $0.execute(
+                "INSERT OR REPLACE INTO clips (cid, duration_ms, width, height) VALUES (?, ?, ?, ?)", [cid, durationMs, width, height])
+        }
+    }
+
+    /// Forgets clips whose files are gone.
+    func forgetClips(_ cids: [String]) throws {
+        guard !cids.isEmpty else { return }
+        try database.write { connection in
+            for cid in cids { try connection.execute("DELETE FROM clips WHERE cid = ?", [cid]) }
+        }
+    }
+
     /// Every CID some account has a row for.
     func ownedBlobCIDs() throws -> Set<String> {
         Set(try database.read { try $0.query("SELECT DISTINCT cid FROM blobs") }.compactMap { $0.string("cid") })

@@ -34,6 +34,8 @@ extension BackendStore {
         /// The author's description of the photo, and whether it is shown as a caption too.
         public var description: String?
         public var caption: Bool
+        /// The clip's length in milliseconds when the story's media is a video the server stored.
+        public var clipMilliseconds: Int? = nil
     }
 
     /// The condition that drops authors the viewer muted and authors blocked in either direction (`did` is the
@@ -93,7 +95,8 @@ extension BackendStore {
             ORDER BY f.created_at LIMIT 1) AS fav,
         EXISTS (SELECT 1 FROM story_views v WHERE v.did = ?1 AND v.subject = r.uri) AS viewed,
         (SELECT d.text FROM story_descriptions d WHERE d.uri = r.uri) AS description,
-        (SELECT d.caption FROM story_descriptions d WHERE d.uri = r.uri) AS caption
+        (SELECT d.caption FROM story_descriptions d WHERE d.uri = r.uri) AS caption,
+        (SELECT k.duration_ms FROM clips k WHERE k.cid = json_extract(r.value, '$.media.ref."$link"')) AS clip_ms
         """
 
     /// A comment that replies to a deleted comment is left out, as Grain's `NOT_ORPHANED` does.
@@ -107,7 +110,8 @@ extension BackendStore {
     static func storyRow(_ row: Row) throws -> StoryRow {
         StoryRow(
             record: try storedRecord(row), commentCount: row.int("comments") ?? 0, favorite: row.string("fav"),
-            viewed: row.int("viewed") == 1, description: row.string("description"), caption: row.int("caption") == 1)
+            viewed: row.int("viewed") == 1, description: row.string("description"), caption: row.int("caption") == 1,
+            clipMilliseconds: row.int("clip_ms"))
     }
 
     /// The select of a story list, with the extras, leaving out hidden stories.

@@ -179,5 +179,15 @@ enum Schema {
             DELETE FROM story_descriptions WHERE uri = old.uri;
         END;
         """,
+        """
+        -- What the server measured of a clip when it stored it (blobs are content-addressed, so one row serves every
+        -- owner): its length for the viewer's progress bar and the thumbnails' badge, and its picture's size.
+        CREATE TABLE clips (
+            cid TEXT PRIMARY KEY,
+            duration_ms INTEGER NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL
+        );
+        """,
     ]
 }

@@ -76,28 +76,46 @@ extension EmbeddedBackend {
     func uploadBlob(_ request: Request, mimeType: String, viewer authenticated: AuthenticatedViewer) async throws -> Response {
         let viewer = authenticated.did
         guard !request.body.isEmpty else { return XRPC.error(.badRequest, "The upload is empty") }
-        guard ["image/jpeg", "image/png"].contains(mimeType) else {
+        let isClip = mimeType == "video/mp4" && clips != nil
+        guard ["image/jpeg", "image/png"].contains(mimeType) || isClip else {
+            let accepted = clips == nil ? "image/jpeg and image/png" : "image/jpeg, image/png and video/mp4"
             return XRPC.error(
-                .unsupportedMediaType, "Only image/jpeg and image/png blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
+                .unsupportedMediaType, "Only \(accepted) blobs are accepted, not \(mimeType.isEmpty ? "an untyped body" : mimeType)")
         }
         try Procedure.checkBlob(authenticated, mimeType)
         try checkGuest(viewer, writing: nil)
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }
-        guard let bytes = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
-            return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
+        var clip: CheckedClip?
+        let bytes: [UInt8]
+        if isClip, let clips {
+            // A clip is checked by ffprobe and its poster made by ffmpeg, in child processes: the bytes came from
+            // a client, and no decoder runs on them in this process.
+            bytes = try request.body.load()
+            switch await Self.check(clip: bytes, with: clips, temporary: blobs.temporary) {
+            case .success(let checked): clip = checked
+            case .failure(let error): return Self.refusal(error)
+            }
+        } else {
+            guard let stripped = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
+                return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
+            }
+            bytes = stripped
         }
         let stored: BlobStore.StoredBlob
         do {
-            let (blobs, store, now) = (blobs, store, clock())
+            let (blobs, store, now, clip) = (blobs, store, clock(), clip)
             // Storing and recording happen on the blob queue, like file removal, so a collection never sees a
             // blob's files without their row in the middle of an upload.
             // The quota is checked on the queue too, so two uploads at once cannot both pass it.
             stored = try await blobQueue.run {
                 try Self.checkQuota(store, viewer, adding: bytes)
-                let blob = try blobs.store(bytes, mimeType: mimeType)
+                let blob = try blobs.store(bytes, mimeType: mimeType, poster: clip?.poster)
                 try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
+                if let clip {
+                    try store.recordClip(cid: blob.cid, durationMs: clip.durationMs, width: clip.width, height: clip.height)
+                }
                 return blob
             }
         } catch let error as QuotaExceeded {
@@ -137,7 +155,9 @@ extension EmbeddedBackend {
         do {
             try await blobQueue.run(mandatory: true) {
                 try BackupLock.unlessBackingUp(dataDirectory: data) {
-                    for cid in cids where try store.blobOwnerCount(cid) == 0 { blobs.remove(cid: cid) }
+                    let unowned = try cids.filter { try store.blobOwnerCount($0) == 0 }
+                    for cid in unowned { blobs.remove(cid: cid) }
+                    try store.forgetClips(unowned)
                 }
             }
         } catch {

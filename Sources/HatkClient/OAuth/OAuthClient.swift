@@ -31,6 +31,10 @@ public final class OAuthClient: Sendable {
     public static let grainScope =
         "atproto blob:image/* repo:social.grain.gallery repo:social.grain.gallery.item repo:social.grain.photo repo:social.grain.photo.exif repo:social.grain.actor.profile repo:social.grain.graph.follow repo:social.grain.favorite repo:social.grain.comment repo:social.grain.story repo:social.grain.graph.block repo:app.bsky.feed.post?action=create"
 
+    /// Grain's scope and clips: what the front asks of the household's own authorization server, whose backend stores
+    /// clips. Never asked of Grain, which grants images only.
+    public static let householdScope = grainScope + " blob:video/mp4"
+
     /// - Parameter policy: which addresses the client may connect to: the issuer, and the endpoints its metadata
     ///   names. Public ones only by default; a loopback or LAN issuer needs its origin in the allowance.
     ///   `transport` and `metadata` are for a server we run ourselves: its address, and its metadata, which then

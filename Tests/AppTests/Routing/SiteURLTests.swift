@@ -9,7 +9,7 @@ import Testing
     /// One URL of every case, with values that need encoding.
     static let examples: [SiteURL] = [
         .home, .stories(actor: "maya.home.test"), .story(did: "did:plc:abc", rkey: "3kxyz"), .profile(actor: "did:plc:abc"), .create,
-        .createInspect, .placesData, .manifest, .share, .healthz, .readyz, .metrics, .login, .logout, .authCallback, .clientMetadata,
+        .createInspect, .createProgress, .placesData, .manifest, .share, .healthz, .readyz, .metrics, .login, .logout, .authCallback, .clientMetadata,
         .deleteStory(did: "did:plc:abc", rkey: "3kxyz"), .storiesData(actor: "a b/c"), .seen, .kiosk, .kioskData, .welcome, .invite,
         .join(token: "t/k"), .favorite(did: "did:plc:abc", rkey: "3kxyz"), .comments(did: "did:plc:abc", rkey: "3kxyz"),
         .deleteComment(did: "did:plc:abc", rkey: "3kxyz"), .commentsData(did: "did:plc:abc", rkey: "3kxyz"),
@@ -24,7 +24,8 @@ import Testing
     func examplesCoverEveryCase() {
         func listed(_ url: SiteURL) -> Bool {
             switch url {
-            case .home, .stories, .story, .profile, .create, .createInspect, .placesData, .manifest, .share, .healthz, .readyz, .metrics,
+            case .home, .stories, .story, .profile, .create, .createInspect, .createProgress, .placesData, .manifest, .share, .healthz, .readyz,
+                .metrics,
                 .login, .logout, .authCallback, .clientMetadata, .deleteStory, .storiesData, .seen, .kiosk, .kioskData, .welcome, .invite,
                 .join, .favorite, .comments, .deleteComment, .commentsData, .storyPreview, .storyBlurred, .report, .mute, .block, .muted,
                 .activity, .activitySeen, .adminReports, .admin, .memories, .kioskSettings, .kioskQR, .storyQR, .screenPairings, .screenPairing,

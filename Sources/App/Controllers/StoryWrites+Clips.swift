@@ -1,0 +1,115 @@
+import ATProto
+import Crypto
+import Foundation
+import HTTPServer
+import HatkClient
+import Lexicon
+import Video
+
+/// Clips posted through the create form: the embedded household only, processed by ffmpeg in child processes while
+/// the form's script asks how far it is.
+extension StoryWrites {
+    /// The create form's body limit: a clip may be larger than a photo where clips are accepted.
+    var createBodyLimit: Int {
+        max(Self.maxUploadBytes, publisher.clips?.limits.maxInputBytes ?? 0)
+    }
+
+    /// Where the chosen 15 seconds start, from the form's `start` field (seconds; `1:30` also reads).
+    static func clipStart(_ text: String?) -> Double {
+        let text = (text ?? "").trimmingCharacters(in: .whitespaces)
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return 0 }
+        var seconds = 0.0
+        for part in parts {
+            guard let value = Double(part), value.isFinite, value >= 0 else { return 0 }
+            seconds = seconds * 60 + value
+        }
+        return min(seconds, 24 * 3600)
+    }
+
+    /// Posts a clip: its file is kept in the uploads directory (removed whatever happens) while ffmpeg works on it.
+    func createClip(
+        _ part: MultipartForm.Part, choices: StoryPublisher.Choices, chosen: PlaceCandidate?, description: String,
+        _ context: RequestContext, _ session: BrowserSession
+    ) async throws -> Response {
+        var choices = choices
+        choices.clipStart = Self.clipStart(context.form["start"])
+        let path = uploads + "/clip-" + SecureRandom.token(byteCount: 12) + ".part"
+        switch part.body {
+        case .bytes(let bytes):
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+                throw HTTPError(.internalServerError, "The clip could not be kept for processing; nothing was posted.")
+            }
+        case .file(let file):
+            try file.persist(to: path)
+        }
+        defer { unlink(path) }
+        let token = context.form["progress"] ?? ""
+        let visitor = session.idHash
+        progress.update(session: visitor, token: token, phase: .waiting, fraction: 0)
+        defer { progress.remove(session: visitor, token: token) }
+        let published: StoryPublisher.Published
+        do {
+            published = try await publisher.publishClip(
+                at: path, scratch: uploads, choices: choices,
+                as: { try await credentials.credentials(for: session, now: context.now) }, now: clock,
+                progress: { [progress] phase, fraction in progress.update(session: visitor, token: token, phase: phase, fraction: fraction) },
+                storyLink: { (storyOrigin ?? context.origin) + SiteURL.story(did: $0.authority, rkey: $0.rkey).path })
+        } catch is SessionCredentials.SignInRequired {
+            return signInRedirect(next: SiteURL.create.path)
+        } catch StoryPublisher.Refusal.unusableClip(let error) {
+            var response = try await form(context, session, error: error.description, status: Self.status(of: error), chosen: chosen)
+            if error.kind == .busy { response.headers["Retry-After"] = "10" }
+            return response
+        } catch StoryPublisher.Refusal.upstreamSlow {
+            var response = try await form(
+                context, session, error: "The story server took too long to take your clip, so nothing was posted. Try again in a few seconds.",
+                status: .serviceUnavailable, chosen: chosen)
+            response.headers["Retry-After"] = "5"
+            return response
+        } catch let error as HatkError {
+            if let refused = try await clipRefused(error, context, session, chosen: chosen) { return refused }
+            if let refused = try await uploadRefused(error, context, session) { return refused }
+            throw error
+        }
+        return await posted(published, labels: choices.labels, description: description, context, session)
+    }
+
+    /// The answer for a clip that cannot be used: what the person can do about it decides the status.
+    static func status(of error: VideoError) -> HTTPStatus {
+        switch error.kind {
+        case .tooLarge: .payloadTooLarge
+        case .noVideoStream, .unsupportedCodec: .unsupportedMediaType
+        case .busy: .serviceUnavailable
+        case .tooLong, .tooManyPixels, .damaged, .overLimits: .unprocessableContent
+        case .notOurFormat: .internalServerError
+        }
+    }
+
+    /// The backend's refusals that are about clips: a session signed in before clips were offered lacks the grant.
+    func clipRefused(
+        _ error: HatkError, _ context: RequestContext, _ session: BrowserSession, chosen: PlaceCandidate?
+    ) async throws
+        -> Response?
+    {
+        guard case .http(403, "ScopeMissingError") = error.kind else { return nil }
+        return try await form(
+            context, session,
+            error: "Your sign-in here is from before clips could be posted. Sign out and sign in again, then post the clip.",
+            status: .forbidden, chosen: chosen)
+    }
+
+    /// `GET /create/progress?token=…`: how far the visitor's clip is, for the form's script.
+    func clipProgress(_ context: RequestContext) async throws -> Response {
+        let entry = context.session.flatMap { progress.entry(session: $0.idHash, token: context.query("token") ?? "") }
+        let body: [String: JSONValue] =
+            if let entry {
+                ["phase": .string(entry.phase.rawValue), "fraction": .number((entry.fraction * 1000).rounded() / 1000)]
+            } else {
+                ["error": .string("No clip of yours is being processed under this token.")]
+            }
+        return Response(
+            status: entry == nil ? .notFound : .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: .bytes(Array(try JSONEncoder().encode(JSONValue.object(body)))))
+    }
+}
