@@ -75,12 +75,6 @@ struct StoryWrites: Sendable {
         var describedText = ""
         var describedAsCaption = false
         var maxDescription = 0
-        /// Whether the form offers clips as well as photos: the embedded household stores them, Grain takes photos only.
-        var acceptsVideo = false
-        /// The largest clip accepted, in megabytes, for the form's words and the script's early check.
-        var maxVideoMB = 200
-        /// How many seconds of a clip the story keeps.
-        var clipSeconds = 15
     }
 
     func signInRedirect(next: String) -> Response {
