@@ -128,7 +128,7 @@ let package = Package(
             dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "BackendFixtures", "Imaging"],
             swiftSettings: strict),
         .testTarget(
-            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "Storage", "TestSupport", "Units"],
+            name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "Storage", "TestSupport", "Units", "Video"],
             swiftSettings: strict),
         .testTarget(
             name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),

@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// Headers every response carries, pages, JSON, images and errors alike, added by the server itself. A page's CSP
-/// and Cross-Origin-Opener-Policy are the front's: it knows the origin and the page's nonce; other HTML gets the
+/// and Cross-Origin-Opener-Policy are the front's: it knows the origin and the page's sources; other HTML gets the
 /// strict default.
 enum SecurityHeaders {
     static let baseline: HTTPHeaders = [

@@ -16,14 +16,13 @@ public struct ContentPolicy: Sendable {
 
     public init(_ sources: Sources) { self.sources = sources }
 
-    /// The policy for one page. `blob:` images and media are the create form's preview of the chosen photo or clip;
-    /// clips themselves come from our own origin only.
+    /// The policy for one page. `blob:` images and media are the create form's preview of the chosen photo or clip.
     func header(frameAncestors: [String] = []) -> String {
         let images = (["'self'", "data:", "blob:"] + sources.images).joined(separator: " ")
         let forms = (["'self'"] + sources.formActions).joined(separator: " ")
         let frames = frameAncestors.isEmpty ? "'none'" : frameAncestors.joined(separator: " ")
-        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src \(images); "
-            + "media-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors \(frames)"
+        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src \(images); media-src 'self' blob:; "
+            + "object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors \(frames)"
     }
 
     /// Whether a browser honours Cross-Origin-Opener-Policy on `origin`: only on HTTPS and on localhost (a

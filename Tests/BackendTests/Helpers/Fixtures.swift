@@ -7,6 +7,7 @@ import Lexicon
 import Synchronization
 import TestSupport
 import Testing
+import Video
 
 /// A fresh backend in a temporary directory, with its router.
 struct BackendFixture {
@@ -18,13 +19,16 @@ struct BackendFixture {
     /// - Parameters:
     ///   - blobFileSystem: how blob bytes are written; fault tests pass a disk that fills up.
     ///   - authenticator: who requests act for (by default the test's `X-Test-Viewer` header).
-    init(blobFileSystem: BlobFileSystem = .system, authenticator: any ViewerAuthenticator = HeaderAuthenticator()) throws {
+    ///   - clips: checks uploaded clips; nil refuses them.
+    init(
+        blobFileSystem: BlobFileSystem = .system, authenticator: any ViewerAuthenticator = HeaderAuthenticator(), clips: ClipProcessor? = nil
+    ) throws {
         clock = TestClock(.fixture)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let clock = self.clock
         backend = try EmbeddedBackend(
             dataDirectory: directory, clock: { clock.now }, authenticator: authenticator,
-            origin: { _ in "http://stories.test" }, blobFileSystem: blobFileSystem)
+            origin: { _ in "http://stories.test" }, blobFileSystem: blobFileSystem, clips: clips)
         var router = Router()
         backend.register(on: &router)
         self.router = router
