@@ -14,7 +14,7 @@
   let soundOn = (() => { try { return sessionStorage.getItem(soundKey) === "on"; } catch { return false; } })();
 
   // A clip no longer current gives its memory and its decoder back.
-  function release(video) {
+  function letGo(video) {
     if (!video) return;
     video.pause();
     video.removeAttribute("src");
@@ -204,7 +204,7 @@
       const item = state.items[state.index];
       if (item) state.failed.add(item.uri);
       state.clip = null;
-      release(v);
+      letGo(v);
       state.elapsed = 0;
       state.last = null;
       const img = photoSlot.querySelector("img[data-story-item]");
@@ -230,7 +230,7 @@
       const want = !!item.video && root.dataset.warned !== "true" && !state.failed.has(item.uri);
       let v = null;
       if (old && want && old.dataset.storyVideo === item.uri) v = old;
-      else release(old);
+      else letGo(old);
       state.clip = null;
       state.buffering = false;
       state.starting = false;
@@ -275,7 +275,7 @@
         if (mode === "auto") v.preload = "auto";
         keep.set(item.uri, v);
       });
-      for (const [uri, v] of state.clips) if (!keep.has(uri)) release(v);
+      for (const [uri, v] of state.clips) if (!keep.has(uri)) letGo(v);
       state.clips = keep;
     }
 
@@ -549,9 +549,9 @@
     state.detach = () => {
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("visibilitychange", onVisibility);
-      release(state.clip);
+      letGo(state.clip);
       state.clip = null;
-      for (const v of state.clips.values()) release(v);
+      for (const v of state.clips.values()) letGo(v);
       state.clips.clear();
     };
     state.openAuthor = openAuthor;
