@@ -3,6 +3,8 @@
 // It runs on old wall tablets (Safari 12, Android 7-era Chrome 55 to 64): ES2017 syntax only, checked by `make test`
 // with acorn --ecma2017 (no optional catch binding, which Chrome parses from 66 on, no object spread, no optional
 // chaining, no ??), and every newer API is optional: image decode() (Chrome 64), pointer events (Safari 13), Wake Lock.
+// A clip plays muted over its poster and the next story comes when it ends; one <video> at a time, the one before
+// let go. A tablet that cannot play it (no H.264, an error, play() refused) shows the poster for a photo's time.
 (() => {
   "use strict";
   const root = document.querySelector("[data-kiosk]");
@@ -23,6 +25,18 @@
   const DAY_MS = 24 * 3600 * 1000;
   const night = parseNight(root.dataset.night);
   const pairing = root.dataset.pair === "true";
+  let clip = null; // the clip playing now
+  let clipFallback = null; // what it falls back to
+  let watchdog = null;
+  const failed = new Set(); // clips this tablet could not play: their posters from now on
+  const canPlayClips = (() => {
+    try {
+      const probe = document.createElement("video");
+      return typeof probe.canPlayType === "function" && probe.canPlayType('video/mp4; codecs="avc1.640028, mp4a.40.2"') !== "";
+    } catch (error) {
+      return false;
+    }
+  })();
 
   // "22:00-07:00" as minutes after midnight; null when absent or malformed.
   function parseNight(text) {
@@ -55,6 +69,7 @@
     clearTimeout(timer);
     clearTimeout(refreshTimer);
     token += 1;
+    releaseClips();
     root.dataset.state = "night";
     const old = root.querySelectorAll("img[data-story-item]");
     for (let i = 0; i < old.length; i++) old[i].remove();
@@ -92,7 +107,8 @@
     return !slide.memory && slide.item.createdAt && Date.now() - Date.parse(slide.item.createdAt) > DAY_MS;
   }
 
-  const portrait = (slide) => slide && slide.item.height > slide.item.width;
+  // Clips never share the screen: one plays at a time.
+  const portrait = (slide) => slide && !slide.item.video && slide.item.height > slide.item.width;
 
   // Whole minutes and hours with `| 0`, not Math.floor: once V8 optimizes this function, Math.floor hands back a
   // boxed double, and turning doubles into text made V8 grow its number-to-string cache from 1.5 KB to 49 KB for
@@ -111,9 +127,89 @@
     root.dataset.storyAuthor = "";
     $("kiosk-empty").hidden = false;
     $("kiosk-caption").hidden = true;
+    releaseClips();
     const img = root.querySelector("img[data-story-item]");
     if (img) img.remove();
   }
+
+  // Every <video> of the page stops, gives back its memory and decoder, and leaves (the page's own first one too).
+  function releaseClips() {
+    clearTimeout(watchdog);
+    clip = null;
+    clipFallback = null;
+    const videos = root.querySelectorAll("video");
+    for (let i = 0; i < videos.length; i++) {
+      const v = videos[i];
+      v.onended = v.onerror = null;
+      v.pause();
+      v.removeAttribute("src");
+      v.load();
+      v.remove();
+    }
+  }
+
+  // play(), where the browser has it as a promise; a refusal (other than a pause cutting it short) falls back.
+  function begin(v) {
+    let started;
+    try {
+      started = v.play();
+    } catch (error) {
+      if (clipFallback) clipFallback();
+      return;
+    }
+    if (started && typeof started.then === "function") {
+      started.catch((error) => {
+        if (v === clip && !(error && error.name === "AbortError") && clipFallback) clipFallback();
+      });
+    }
+  }
+
+  // A clip that stops moving for ten seconds while it should play (the network gone) gives way to the next story.
+  function watch(v) {
+    let last = -1;
+    let still = 0;
+    const look = () => {
+      if (v !== clip) return;
+      if (!paused && v.currentTime === last) still += 2000;
+      else still = 0;
+      last = v.currentTime;
+      if (still >= 10000) { releaseClips(); advance(); return; }
+      watchdog = setTimeout(look, 2000);
+    };
+    watchdog = setTimeout(look, 2000);
+  }
+
+  // The slide's clip over its poster (`img`, already on the screen), muted; the next story comes at its end.
+  function playClip(slide, img) {
+    const v = document.createElement("video");
+    v.className = "kiosk__video";
+    v.muted = true;
+    v.setAttribute("muted", "");
+    v.playsInline = true;
+    v.setAttribute("playsinline", "");
+    v.preload = "auto";
+    v.poster = slide.image;
+    v.width = slide.width;
+    v.height = slide.height;
+    v.setAttribute("aria-label", slide.alt);
+    v.dataset.storyVideo = slide.uri;
+    clip = v;
+    clipFallback = () => {
+      if (clip !== v) return;
+      failed.add(slide.uri);
+      releaseClips();
+      root.dataset.media = "photo";
+      schedule();
+    };
+    v.onended = () => { if (clip === v) advance(); };
+    v.onerror = clipFallback;
+    v.src = slide.video;
+    img.parentNode.insertBefore(v, img.nextSibling);
+    root.dataset.media = "video";
+    if (!paused) begin(v);
+    watch(v);
+  }
+
 
   // Resolves once `img` has loaded (and decoded, where the browser can say so), rejects when it fails. Chrome before
   // 64 has no decode(), and Safari 11.1 to 12 rejects it for some images that did load (WebKit bug 188347), so a
@@ -145,6 +241,7 @@
 
   function show(i) {
     clearTimeout(timer);
+    releaseClips();
     if (isNight(new Date())) { sleep(); return; }
     const live = slides.filter((s) => !stale(s));
     if (!live.length) { empty(); timer = setTimeout(advance, duration); return; }
@@ -204,7 +301,9 @@
       root.dataset.state = paused ? "paused" : "playing";
       const next = slides[(index + 1) % slides.length];
       if (next) new Image().src = next.item.image;
-      schedule();
+      releaseClips();
+      if (slide.video && canPlayClips && !second && !failed.has(slide.uri)) playClip(slide, img);
+      else { root.dataset.media = "photo"; schedule(); }
     };
     Promise.all([ready(img), second ? ready(second) : null]).then(painted, () => {
       // The photo did not come: maybe the network is down. Try the next one a little later.
@@ -216,7 +315,7 @@
 
   function schedule() {
     clearTimeout(timer);
-    if (!paused) timer = setTimeout(advance, duration);
+    if (!paused && !clip) timer = setTimeout(advance, duration);
   }
 
   function advance() { show(index + 1); }
@@ -254,7 +353,9 @@
     pauseButton.setAttribute("aria-label", paused ? "Play" : "Pause");
     pauseButton.firstElementChild.textContent = paused ? "▶" : "❚❚";
     if (slides.length) root.dataset.state = paused ? "paused" : "playing";
-    paused ? clearTimeout(timer) : schedule();
+    if (clip) { if (paused) clip.pause(); else begin(clip); }
+    else if (paused) clearTimeout(timer);
+    else schedule();
   }
   pauseButton.hidden = false;
   pauseButton.addEventListener("click", togglePause);

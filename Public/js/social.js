@@ -36,7 +36,7 @@
       $(root, "reveal").href = item.revealHref;
     } else if (item.reveal && img.src !== new URL(item.reveal, location.href).href) {
       img.src = item.reveal; // asked for only now: the photo was never fetched before Show
-      img.alt = img.alt.replace(/^Hidden photo \([^)]*\), by /, "Photo by ");
+      img.alt = img.alt.replace(/^Hidden (photo|video) \([^)]*\), by /, (_, kind) => (kind === "video" ? "Video" : "Photo") + " by ");
     }
     img.classList.toggle("viewer__photo--blurred", warned);
   }

@@ -1,5 +1,6 @@
 // The story viewer. Pages work without it (every story has its own URL and links); this turns the strip into a
 // dialog viewer and the story page into an app: timed progress, taps, holds, swipes, keys, seen marks, preloading.
+// A clip plays in a <video> over its poster: its bar follows the clip's own time and it moves on when the clip ends.
 (() => {
   "use strict";
   const $ = (root, hook) => root.querySelector(`[data-${hook}]`);
@@ -7,6 +8,19 @@
   const embedded = document.getElementById("viewer-data");
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const HOLD_MS = 200;
+
+  // Clips start muted, as browsers require; a person's Sound choice holds for the rest of the visit.
+  const soundKey = "grain-stories:sound";
+  let soundOn = (() => { try { return sessionStorage.getItem(soundKey) === "on"; } catch { return false; } })();
+
+  // A clip no longer current gives its memory and its decoder back.
+  function letGo(video) {
+    if (!video) return;
+    video.pause();
+    video.removeAttribute("src");
+    video.load();
+    video.remove();
+  }
 
   // Seen marks: on the server for a signed-in visitor, in this browser for everyone else.
   const seenKey = "grain-stories:seen";
@@ -72,6 +86,9 @@
       root, settings, authors: settings.authors, authorIndex: 0, items: [], index: 0,
       elapsed: 0, last: null, loaded: false, userPaused: reducedMotion, held: false, closed: false, token: 0,
       preloaded: new Map(),
+      // The clip playing now (a <video> in the stage), the next ones loading ahead (by story URI, never in the
+      // page and never playing), and the clips this browser could not play, shown as photos instead.
+      clip: null, clips: new Map(), failed: new Set(), buffering: false, starting: false, ready: null,
     };
     const photoSlot = el("stage");
     const fill = el("photo-fill");
@@ -80,21 +97,47 @@
     // The fill follows the photo, also when Show swaps in the real one.
     photoSlot.addEventListener("load", (e) => { if (e.target.matches("img[data-story-item]")) fill.src = e.target.currentSrc; }, true);
     const pauseButton = el("pause");
+    const soundButton = el("sound");
+    const playClip = el("play-clip");
     const duration = Number(root.dataset.duration) || 5000;
     // Open dialogs and menus hold playback; so does a story behind its warning.
     const dialogOpen = () => !!root.querySelector("dialog[open], details[open]");
-    const playing = () => state.loaded && !state.userPaused && !state.held && !document.hidden && !dialogOpen() && root.dataset.warned !== "true";
+    const wanted = () => !state.userPaused && !state.held && !document.hidden && !dialogOpen() && root.dataset.warned !== "true";
+    // A clip paused by the person shows as paused even before it has data (a phone may load nothing until play);
+    // one that is playing but waiting for data shows as loading, its bar still.
+    const stateName = () => {
+      if (state.clip && state.userPaused) return "paused";
+      if (!state.loaded) return "loading";
+      if (!wanted()) return "paused";
+      return state.clip && state.buffering ? "loading" : "playing";
+    };
 
     function setState() {
-      root.dataset.state = !state.loaded ? "loading" : playing() ? "playing" : "paused";
+      root.dataset.state = stateName();
       pauseButton.hidden = false;
       pauseButton.setAttribute("aria-pressed", String(state.userPaused));
       pauseButton.setAttribute("aria-label", state.userPaused ? "Play stories" : "Pause stories");
       pauseButton.firstElementChild.textContent = state.userPaused ? "▶" : "❚❚";
+      root.dataset.media = state.clip ? "video" : "photo";
+      if (soundButton) {
+        soundButton.hidden = !state.clip;
+        soundButton.setAttribute("aria-pressed", String(state.clip ? !state.clip.muted : soundOn));
+      }
+      if (playClip) playClip.hidden = !(state.clip && state.userPaused);
+    }
+
+    // How far the current story is: a clip by its own clock, a photo by the time it has shown.
+    function fraction() {
+      const v = state.clip;
+      if (!v) return Math.min(1, state.elapsed / duration);
+      if (v.ended) return 1;
+      const item = state.items[state.index];
+      const length = Number.isFinite(v.duration) && v.duration > 0 ? v.duration : (item && item.durationMs || duration) / 1000;
+      return Math.min(1, v.currentTime / length);
     }
 
     function render() {
-      const p = Math.min(1, state.elapsed / duration);
+      const p = fraction();
       const active = root.querySelector(".segment--active");
       if (!active) return;
       active.firstElementChild.style.setProperty("--p", p.toFixed(4));
@@ -104,15 +147,162 @@
     let was = null;
     function frame(now) {
       if (state.closed) return;
-      const p = playing();
-      if (p !== was) { was = p; setState(); }
-      if (p) {
+      revealClip();
+      syncClip();
+      const name = stateName();
+      if (name !== was) { was = name; setState(); }
+      if (state.clip) {
+        // The clip's own time drives its bar, and its end (an event) moves on.
+        state.last = null;
+        render();
+      } else if (name === "playing") {
         if (state.last !== null) state.elapsed += now - state.last;
         state.last = now;
         render();
         if (state.elapsed >= duration) next();
       } else state.last = null;
       requestAnimationFrame(frame);
+    }
+
+    // Plays the clip when nothing holds it, pauses it when something does.
+    function syncClip() {
+      const v = state.clip;
+      if (!v) return;
+      if (wanted()) { if (v.paused && !v.ended && !state.starting) start(v); }
+      else if (!v.paused) v.pause();
+    }
+
+    // play(), as the browser allows: with sound if chosen, else muted; where even that is refused, paused with the
+    // play button showing (a person's tap then starts it).
+    function start(v) {
+      state.starting = true;
+      const attempt = () => {
+        const p = v.play();
+        return p && typeof p.then === "function" ? p : Promise.resolve();
+      };
+      const done = () => { if (v === state.clip) state.starting = false; setState(); };
+      const refused = (err) => {
+        if (v !== state.clip) return;
+        state.starting = false;
+        if (err && err.name === "AbortError") return; // paused or moved on before it started
+        if (err && err.name === "NotAllowedError" && !v.muted) {
+          v.muted = true; // sound refused without a tap: muted, and the Sound button says so
+          state.starting = true;
+          attempt().then(done, refused);
+        } else if (err && err.name === "NotAllowedError") {
+          state.userPaused = true;
+          state.last = null;
+        } else failClip(v);
+        setState();
+      };
+      attempt().then(done, refused);
+    }
+
+    // A clip this browser cannot play: its poster shows for a photo's time instead.
+    function failClip(v) {
+      if (v !== state.clip) return;
+      const item = state.items[state.index];
+      if (item) state.failed.add(item.uri);
+      state.clip = null;
+      letGo(v);
+      state.elapsed = 0;
+      state.last = null;
+      const img = photoSlot.querySelector("img[data-story-item]");
+      img.hidden = false;
+      if (state.ready) photoReady(img, state.ready);
+      setState();
+    }
+
+    // A warned clip plays only after Show (its photo came first, blurred).
+    function revealClip() {
+      const item = state.items[state.index];
+      if (state.clip || !item || !item.video || root.dataset.warned === "true" || state.failed.has(item.uri)) return;
+      const img = photoSlot.querySelector("img[data-story-item]");
+      if (!img || img.dataset.storyItem !== item.uri) return;
+      state.loaded = false;
+      if (attachClip(item, img) && state.clip.readyState >= 2 && state.ready) state.ready();
+    }
+
+    // Puts `item`'s clip in the stage over its poster (the <img>), or takes any clip away for a photo. The clip is
+    // the one the page came with, one loaded ahead, or a new one.
+    function attachClip(item, img) {
+      const old = photoSlot.querySelector("video.viewer__video");
+      const want = !!item.video && root.dataset.warned !== "true" && !state.failed.has(item.uri);
+      let v = null;
+      if (old && want && old.dataset.storyVideo === item.uri) v = old;
+      else letGo(old);
+      state.clip = null;
+      state.buffering = false;
+      state.starting = false;
+      if (!want) return null;
+      if (!v) v = state.clips.get(item.uri) || clipOf(item, "auto");
+      state.clips.delete(item.uri);
+      v.controls = false;
+      v.removeAttribute("controls");
+      v.preload = "auto";
+      v.muted = !soundOn;
+      v.setAttribute("aria-label", img.alt);
+      if (v.currentTime > 0) v.currentTime = 0;
+      if (!v.isConnected) img.after(v);
+      state.clip = v;
+      return v;
+    }
+
+    // A <video> for `item`, loading as much as `preload` says; it joins the page only when its story shows.
+    function clipOf(item, preload) {
+      const v = document.createElement("video");
+      v.className = "viewer__video";
+      v.muted = true;
+      v.playsInline = true;
+      v.setAttribute("playsinline", "");
+      v.preload = preload;
+      v.width = item.width;
+      v.height = item.height;
+      v.poster = item.reveal || item.image;
+      v.dataset.storyVideo = item.uri;
+      v.src = item.video;
+      return v;
+    }
+
+    // The next story's clip loads now, the one after only its metadata; every other clip is let go. A warned clip
+    // is never fetched before Show.
+    function preloadClips() {
+      const keep = new Map();
+      [[state.index + 1, "auto"], [state.index + 2, "metadata"]].forEach(([i, mode]) => {
+        const item = state.items[i];
+        if (!item || !item.video || item.warning || state.failed.has(item.uri)) return;
+        const v = state.clips.get(item.uri) || clipOf(item, mode);
+        if (mode === "auto") v.preload = "auto";
+        keep.set(item.uri, v);
+      });
+      for (const [uri, v] of state.clips) if (!keep.has(uri)) letGo(v);
+      state.clips = keep;
+    }
+
+    // The clip's events reach the stage on their way down (media events do not bubble).
+    const onClip = (e) => {
+      const v = e.target;
+      if (v !== state.clip) return;
+      if (e.type === "waiting") state.buffering = true;
+      else if (e.type === "playing") state.buffering = false;
+      else if (e.type === "ended") { if (!state.closed) next(); return; }
+      else if (e.type === "error") { failClip(v); return; }
+      if ((e.type === "loadeddata" || e.type === "playing") && !state.loaded && state.ready) state.ready();
+    };
+    for (const type of ["loadeddata", "playing", "waiting", "ended", "error"]) photoSlot.addEventListener(type, onClip, true);
+
+    // Resolves a photo's wait: at once when it is already decoded, else when it is.
+    function photoReady(img, ready) {
+      if (img.complete && img.naturalWidth > 0) ready();
+      else img.decode().then(ready, () => { if (img.complete) ready(); else img.addEventListener("load", ready, { once: true }); });
+    }
+
+    function toggleSound() {
+      if (!state.clip) return;
+      soundOn = state.clip.muted;
+      try { sessionStorage.setItem(soundKey, soundOn ? "on" : "off"); } catch { /* private mode: for this page only */ }
+      state.clip.muted = !soundOn;
+      setState();
     }
 
     const authorData = (did) => storiesOf(did, settings.from);
@@ -125,6 +315,7 @@
     }
 
     function preloadAhead() {
+      preloadClips();
       for (const item of state.items.slice(state.index + 1, state.index + 4)) preload(item.image);
       const nextDid = state.authors[state.authorIndex + 1];
       if (nextDid) authorData(nextDid).then((d) => d && d.items.length && preload(d.items[startIndex(d)].image));
@@ -219,6 +410,8 @@
       }
       fill.src = img.src;
       root.dispatchEvent(new CustomEvent("story:change", { detail: { item, author, img } }));
+      // After story:change, which says whether the story is behind its warning (a warned clip waits for Show).
+      const clip = attachClip(item, img);
       setState();
       render();
       const ready = () => {
@@ -228,8 +421,9 @@
         setState();
         requestAnimationFrame(() => root.dispatchEvent(new CustomEvent("story:shown", { detail: { uri: item.uri, at: performance.now() } })));
       };
-      if (img.complete && img.naturalWidth > 0) ready();
-      else img.decode().then(ready, () => { if (img.complete) ready(); else img.addEventListener("load", ready, { once: true }); });
+      state.ready = ready;
+      if (clip) { if (clip.readyState >= 2) ready(); syncClip(); } // else its loadeddata or playing event says so
+      else photoReady(img, ready);
       preloadAhead();
     }
 
@@ -259,7 +453,8 @@
 
     function nextAuthor() { state.authorIndex + 1 < state.authors.length ? openAuthor(state.authorIndex + 1) : close(); }
     function previousAuthor() { if (state.authorIndex > 0) openAuthor(state.authorIndex - 1); }
-    function togglePause() { state.userPaused = !state.userPaused; state.last = null; setState(); }
+    // A tap on Pause, Play, Space or K: the clip starts or stops within the tap, as browsers want for sound.
+    function togglePause() { state.userPaused = !state.userPaused; state.last = null; syncClip(); setState(); }
 
     function close() {
       if (state.closed) return;
@@ -271,7 +466,7 @@
     // a horizontal swipe changes author, a swipe down closes.
     let press = null;
     photoSlot.addEventListener("pointerdown", (e) => {
-      if (e.button > 0) return;
+      if (e.button > 0 || e.target.closest("button")) return;
       press = { x: e.clientX, y: e.clientY, held: false, timer: setTimeout(() => {
         press.held = true; state.held = true; root.dataset.held = "true"; setState();
       }, HOLD_MS) };
@@ -320,6 +515,8 @@
       else if ("nextAuthor" in d) act(nextAuthor);
       else if ("close" in d || "navClose" in d) act(close);
       else if ("pause" in d) act(togglePause);
+      else if ("playClip" in d) act(() => { if (state.userPaused) togglePause(); });
+      else if ("sound" in d) act(toggleSound);
     });
     // When a dialog closes, focus comes back to the viewer (the frame loop resumes playback).
     root.addEventListener("close", () => root.focus(), true);
@@ -335,7 +532,8 @@
       else if (k === " " || k === "k") {
         if (k === " " && t && t.tagName === "BUTTON") return; // Space presses a focused button
         e.preventDefault(); togglePause();
-      } else if (k === "Tab") {
+      } else if (k === "m" && state.clip) { e.preventDefault(); toggleSound(); }
+      else if (k === "Tab") {
         // Focus stays in the dialog.
         const f = [...root.querySelectorAll("a[href]:not([hidden]):not([tabindex='-1']), button:not([hidden]), summary")].filter((n) => n.offsetParent !== null);
         if (!f.length) return;
@@ -346,11 +544,15 @@
       }
     }
     document.addEventListener("keydown", onKey);
-    const onVisibility = () => { state.last = null; setState(); };
+    const onVisibility = () => { state.last = null; syncClip(); setState(); };
     document.addEventListener("visibilitychange", onVisibility);
     state.detach = () => {
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("visibilitychange", onVisibility);
+      letGo(state.clip);
+      state.clip = null;
+      for (const v of state.clips.values()) letGo(v);
+      state.clips.clear();
     };
     state.openAuthor = openAuthor;
     state.show = show;

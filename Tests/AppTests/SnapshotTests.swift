@@ -81,6 +81,55 @@ struct SnapshotTests {
             ))
     }
 
+    static func clip(_ rkey: String, by creator: ProfileView, hoursAgo: Double, now: UTCTime, ms: Int) -> StoryView {
+        var view = story(rkey, by: creator, hoursAgo: hoursAgo, now: now)
+        view.video = StoryVideo(url: "http://x.test/img/feed_fullsize/\(creator.did)/clip\(rkey)", durationMs: ms)
+        return view
+    }
+
+    @Test("a clip in the viewer renders as recorded: a video with controls over its poster, for pages without scripts")
+    func viewerClip() throws {
+        let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!
+        let stories = [
+            Self.story("a", by: Self.maya, hoursAgo: 10, now: now), Self.clip("b", by: Self.maya, hoursAgo: 7, now: now, ms: 12_000),
+        ]
+        let model = StoryPage.model(
+            stories, index: 1, authors: [Self.maya.did], close: "/", seen: SeenState(), viewer: nil, durationMs: 5000, now: now)
+        try assertSnapshot(
+            "viewer-clip",
+            normalized(
+                try renderer().render("story", title: "Maya’s story", model: model, scripts: ["js/viewer.js"], bodyClass: "viewer-page", context: nil)
+            ))
+    }
+
+    @Test("Today's grid renders as recorded, a clip's tile with its length")
+    func today() throws {
+        let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!
+        var model = HomePage.Model(
+            you: nil, authors: [AuthorTile(profile: Self.maya, storyCount: 2, href: "/stories/did:plc:maya", latestAt: "2026-08-19T11:00:00.000Z")],
+            signedIn: false, durationMs: 5000, shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
+        model.today = TodayGrid.tiles(
+            [[Self.story("a", by: Self.maya, hoursAgo: 3, now: now), Self.clip("b", by: Self.maya, hoursAgo: 1, now: now, ms: 12_000)]],
+            filter: .anonymous, seen: SeenState(), viewer: nil, now: now)
+        let html = normalized(try renderer().render("home", title: "Stories", model: model, context: nil))
+        // The grid alone: the strip around it has its own snapshot.
+        let start = try #require(html.range(of: "<section class=\"today\""))
+        let end = try #require(html.range(of: "</section>", range: start.upperBound..<html.endIndex))
+        try assertSnapshot("today", String(html[start.lowerBound..<end.upperBound]) + "\n")
+    }
+
+    @Test("the kiosk on a clip renders as recorded: the clip plays muted over its poster without scripts")
+    func kioskClip() throws {
+        let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!
+        let slide = KioskPage.slide(
+            Self.clip("b", by: Self.maya, hoursAgo: 1, now: now, ms: 12_000), index: 0, count: 1, now: now, visibility: .anonymous,
+            showWarned: false)
+        let model = KioskPage.model([slide], index: 0, options: KioskOptions(), durationMs: 5000)
+        try assertSnapshot(
+            "kiosk-clip",
+            normalized(try renderer().render("kiosk", title: "Kiosk", model: model, scripts: ["js/kiosk.js"], bodyClass: "kiosk-page", context: nil)))
+    }
+
     @Test("the profile renders as recorded")
     func profile() throws {
         let model = ProfilePage.Model(
@@ -91,6 +140,9 @@ struct SnapshotTests {
                     href: "/profile/did:plc:maya/story/a", thumb: "http://x.test/t/a", alt: "Story posted 3 hours ago", expired: false),
                 ProfilePage.ArchiveItem(
                     href: "/profile/did:plc:maya/story/z", thumb: "http://x.test/t/z", alt: "Story posted on Aug 17", expired: true),
+                ProfilePage.ArchiveItem(
+                    href: "/profile/did:plc:maya/story/v", thumb: "http://x.test/t/v", alt: "Story posted on Aug 16", expired: true,
+                    clip: ClipBadge(milliseconds: 9_000)),
             ],
             shell: StoryPage.shell(durationMs: 5000, csrf: nil, signedIn: false))
         try assertSnapshot("profile", normalized(try renderer().render("profile", title: "Maya", model: model, context: nil)))

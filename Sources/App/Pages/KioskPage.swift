@@ -33,6 +33,7 @@ enum KioskPage {
         var nextHref: String
         var refreshMs: Int
         var durationMs: Int
+        /// How long the no-script page waits before the next: a photo's duration, or the whole of a clip.
         var durationSeconds: Int
         /// Where Exit leads; nil on a paired screen, which has nowhere else to go.
         var exitHref: String? = SiteURL.home.path
@@ -116,12 +117,14 @@ enum KioskPage {
         let refresh = min(3600, max(2, options.refreshSeconds ?? defaultRefreshSeconds))
         let current = slides.isEmpty ? 0 : ((index % slides.count) + slides.count) % slides.count
         let playlist = options.items.filter { ["authors", "warned", "memories"].contains($0.0) }
+        let slide = slides.isEmpty ? nil : slides[current]
+        let seconds = slide?.item.durationMs.map { max(1, ($0 + 999) / 1000) } ?? max(1, durationMs / 1000)
         return Model(
-            slide: slides.isEmpty ? nil : slides[current],
+            slide: slide,
             position: slides.isEmpty ? "" : "\(current + 1) of \(slides.count)",
             dataHref: SiteURL.kioskData.with(playlist), night: options.night?.description ?? "", clock: options.clock,
             overlay: options.overlay, pair: options.pair,
             nextHref: SiteURL.kiosk.with(options.items + [("i", String(current + 1))]),
-            refreshMs: refresh * 1000, durationMs: durationMs, durationSeconds: max(1, durationMs / 1000))
+            refreshMs: refresh * 1000, durationMs: durationMs, durationSeconds: seconds)
     }
 }

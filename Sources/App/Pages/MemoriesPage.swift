@@ -14,6 +14,8 @@ enum MemoriesPage {
         var year: String
         /// The warning a blurred thumbnail carries.
         var warning: String?
+        /// A clip's length on its thumbnail; nil for a photo.
+        var clip: ClipBadge?
     }
 
     struct Section: Encodable, Equatable {
@@ -44,9 +46,10 @@ enum MemoriesPage {
                             uri: story.uri, href: SiteURL.memories(years: group.years).with([("i", String(i))]),
                             thumb: StoryItem.thumb(story, decision: decision),
                             alt: warned
-                                ? "Hidden photo (\(decision.name)) by \(story.creator.name), \(when)"
-                                : story.alt(or: "Photo by \(story.creator.name), \(when)"),
-                            name: story.creator.name, year: String(story.createdAt.prefix(4)), warning: warned ? decision.name : nil)
+                                ? "Hidden \(story.mediaNoun.lowercased()) (\(decision.name)) by \(story.creator.name), \(when)"
+                                : story.alt(or: "\(story.mediaNoun) by \(story.creator.name), \(when)"),
+                            name: story.creator.name, year: String(story.createdAt.prefix(4)), warning: warned ? decision.name : nil,
+                            clip: ClipBadge(story))
                     })
             },
             note: day == today ? nil : "Nothing from this date in earlier years: these are from a few days before it.")

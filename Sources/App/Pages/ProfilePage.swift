@@ -11,6 +11,8 @@ enum ProfilePage {
         var expired: Bool
         /// The warning a blurred thumbnail carries.
         var warning: String?
+        /// A clip's length on its thumbnail; nil for a photo.
+        var clip: ClipBadge?
     }
 
     /// The visitor's standing with this account: mute, block and report controls.
@@ -77,9 +79,9 @@ enum ProfilePage {
                     href: SiteURL.story(did: profile.did, rkey: story.rkey).with([("from", here)]),
                     thumb: StoryItem.thumb(story, decision: decision),
                     alt: warned
-                        ? "Hidden photo (\(decision.name)), story posted " + RelativeTime.long(created, now: now)
+                        ? "Hidden \(story.mediaNoun.lowercased()) (\(decision.name)), story posted " + RelativeTime.long(created, now: now)
                         : story.alt(or: "Story posted " + RelativeTime.long(created, now: now)),
-                    expired: story.expired ?? false, warning: warned ? decision.name : nil)
+                    expired: story.expired ?? false, warning: warned ? decision.name : nil, clip: ClipBadge(story))
             },
             shell: StoryPage.shell(durationMs: durationMs, csrf: csrf, signedIn: viewer != nil, chrome: chrome))
     }

@@ -67,6 +67,13 @@ struct StoryItem: Encodable, Equatable {
     var memory: String?
     /// Set where one list mixes authors (a year of memories): whose story this is.
     var author: AuthorTile?
+    /// The clip's MP4, for a story whose media is a video (`image` is then its poster, the first frame); nil for a
+    /// photo. A warned clip keeps it here for the script's Show, but no page plays it before Show.
+    var video: String?
+    /// How long the clip plays, as the server measured it when it stored it; nil for a photo.
+    var durationMs: Int?
+    /// "0:12" and "Video, 12 seconds", for a clip only.
+    var clip: ClipBadge?
 
     init(
         _ story: StoryView, index: Int, count: Int, href: String, seen: Bool, mine: Bool, now: UTCTime,
@@ -74,7 +81,7 @@ struct StoryItem: Encodable, Equatable {
     ) {
         let created = UTCTime(iso8601: story.createdAt) ?? now
         let place = story.locationDisplay ?? LocationDisplay.format(location: story.location, address: story.address)
-        var alt = "Photo by \(story.creator.name), \(RelativeTime.long(created, now: now))"
+        var alt = "\(story.mediaNoun) by \(story.creator.name), \(RelativeTime.long(created, now: now))"
         if let place { alt += ", \(place)" }
         alt = story.alt(or: alt)
         let did = story.creator.did
@@ -106,7 +113,8 @@ struct StoryItem: Encodable, Equatable {
                 reveal = story.fullsize
                 image = SiteURL.storyBlurred(did: did, rkey: rkey).path
                 // self.alt: the local `alt` was already stored, and a warned photo's alt must not say what it shows.
-                self.alt = "Hidden photo (\(decision.name)), by \(story.creator.name), \(RelativeTime.long(created, now: now))"
+                self.alt =
+                    "Hidden \(story.mediaNoun.lowercased()) (\(decision.name)), by \(story.creator.name), \(RelativeTime.long(created, now: now))"
                 caption = nil
                 revealHref = Self.adding(("show", "1"), to: href.isEmpty ? SiteURL.story(did: did, rkey: rkey).path : href)
             }
@@ -122,6 +130,9 @@ struct StoryItem: Encodable, Equatable {
         commentsData = SiteURL.commentsData(did: did, rkey: rkey).path
         reportHref = SiteURL.report.with([("story", story.uri)])
         reportAuthorHref = SiteURL.report.with([("actor", did)])
+        video = story.video?.url
+        durationMs = story.video?.durationMs
+        clip = ClipBadge(story)
     }
 
     /// The thumbnail a grid shows for this story: its blurred stand-in while it is behind a warning.

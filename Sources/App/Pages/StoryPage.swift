@@ -151,7 +151,8 @@ public enum StoryPage {
     static func linkPreview(_ model: Model, origin: String) -> [PageRenderer.Meta] {
         let item = model.item
         let title = "Story by @\(model.author.handle)"
-        let description = item.warning.map { "Photo story behind a content warning (\($0.name))" } ?? "Photo story on grain stories"
+        let kind = item.video == nil ? "Photo" : "Video"
+        let description = item.warning.map { "\(kind) story behind a content warning (\($0.name))" } ?? "\(kind) story on grain stories"
         let page = origin + SiteURL.story(did: item.did, rkey: item.rkey).path
         let image = origin + SiteURL.storyPreview(did: item.did, rkey: item.rkey).path
         return [

@@ -7,4 +7,7 @@ extension StoryView {
         guard let described = photoDescription, !described.isEmpty else { return generated }
         return described
     }
+
+    /// What the story's media is, in the words of its generated alt text: "Photo", or "Video" for a clip.
+    var mediaNoun: String { video == nil ? "Photo" : "Video" }
 }

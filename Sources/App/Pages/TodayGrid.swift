@@ -22,6 +22,8 @@ enum TodayGrid {
         var warning: String?
         /// Tiles past the first screen load their thumbnails lazily.
         var lazy: Bool
+        /// A clip's length on its thumbnail ("▶ 0:12"); nil for a photo.
+        var clip: ClipBadge?
     }
 
     /// Thumbnails a wide screen shows before scrolling.
@@ -41,10 +43,12 @@ enum TodayGrid {
             return Tile(
                 uri: story.uri, href: SiteURL.story(did: story.creator.did, rkey: story.rkey).path,
                 thumb: StoryItem.thumb(story, decision: decision),
-                alt: warned ? "Hidden photo (\(decision.name)) by " + who : story.alt(or: "Photo by " + who), did: story.creator.did,
+                alt: warned
+                    ? "Hidden \(story.mediaNoun.lowercased()) (\(decision.name)) by " + who : story.alt(or: "\(story.mediaNoun) by " + who),
+                did: story.creator.did,
                 name: story.creator.name, place: place, ago: RelativeTime.short(created, now: now), createdAt: story.createdAt,
                 seen: seen.hasSeen(story), isNew: !seen.hasSeen(story) && story.creator.did != viewer, warning: warned ? decision.name : nil,
-                lazy: index >= firstScreen)
+                lazy: index >= firstScreen, clip: ClipBadge(story))
         }
     }
 }

