@@ -27,9 +27,8 @@ struct ChildOutcome: Sendable {
 }
 
 /// ffmpeg and ffprobe as child processes under `prlimit` (address space, CPU time, no core file) and `nice`, with
-/// a wall-clock limit, both pipes drained on threads of their own (so neither fills and blocks the child, and no
-/// thread of Swift's cooperative pool ever waits on a read), and the child reaped by Foundation before the caller
-/// resumes.
+/// a wall-clock limit, both pipes drained and the child reaped on threads of their own (so neither pipe fills and
+/// blocks the child, and no thread of Swift's cooperative pool ever waits), the caller resuming after all three.
 enum ChildProcess {
     static let prlimit = "/usr/bin/prlimit"
     static let nice = "/usr/bin/nice"
@@ -90,26 +89,6 @@ private final class Run: Sendable {
     }
 
     func start(_ commandLine: [String], wallSeconds: Double, continuation: CheckedContinuation<ChildOutcome, Never>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: commandLine[0])
-        process.arguments = Array(commandLine.dropFirst())
-        // Nothing of the server's environment reaches the child: no proxy settings, no locale surprises. Two malloc
-        // arenas instead of one per thread: each reserves 64 MB of address space, which RLIMIT_AS counts (a 4K
-        // transcode with 8 threads peaks at 1.3 GB of address space so, 2.2 GB without).
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C", "MALLOC_ARENA_MAX": "2"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        process.terminationHandler = { [self] process in
-            let ending: ChildOutcome.Ending =
-                process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
-            finishOne { state in
-                state.exited = true
-                state.ending = state.killedBecause ?? ending
-            }
-        }
         let cancelled = state.withLock { state in
             state.continuation = continuation
             return state.cancelledBeforeStart
@@ -118,36 +97,69 @@ private final class Run: Sendable {
             resumeAtOnce(.cancelled)
             return
         }
-        do {
-            try process.run()
-        } catch {
-            resumeAtOnce(.couldNotStart("\(commandLine[0]): \(error)"))
+        let spawned: (pid: pid_t, stdout: Int32, stderr: Int32)
+        switch Spawn.start(commandLine) {
+        case .success(let child): spawned = child
+        case .failure(let error):
+            resumeAtOnce(.couldNotStart("\(commandLine[0]): \(error.description)"))
             return
         }
         state.withLock { state in
-            state.pid = process.processIdentifier
+            state.pid = spawned.pid
             // Cancelled while starting: stop it now that there is a pid to stop.
-            if state.cancelledBeforeStart, !state.exited {
+            if state.cancelledBeforeStart {
                 state.killedBecause = .cancelled
-                _ = kill(state.pid, SIGKILL)
+                Self.killGroup(state.pid)
             }
         }
-        startReader(output.fileHandleForReading, isStdout: true)
-        startReader(errors.fileHandleForReading, isStdout: false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, wallSeconds)) { [self] in stop(because: .timedOut) }
+        startReader(spawned.stdout, isStdout: true)
+        startReader(spawned.stderr, isStdout: false)
+        startWaiter(spawned.pid)
+        // Weakly held, so a finished child's output is not kept until the timer would have fired.
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, wallSeconds)) { [weak self] in self?.stop(because: .timedOut) }
+    }
+
+    /// Waits for the child on a thread of its own. The exit is seen first without reaping (`WNOWAIT`), so while
+    /// `exited` is false the pid is still the child's, a zombie at worst, and a SIGKILL can never reach a stranger
+    /// that was given the same pid.
+    private func startWaiter(_ pid: pid_t) {
+        let thread = Thread { [self] in
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            state.withLock { $0.exited = true }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // The status word: the low 7 bits are the signal that ended the child, 0 if it exited.
+            let signal = status & 0x7f
+            let ending: ChildOutcome.Ending = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+            // Anything the child left behind in its group would hold the pipes open, and the readers with them.
+            Self.killGroup(pid, leader: false)
+            finishOne { state in state.ending = state.killedBecause ?? ending }
+        }
+        thread.name = "video-child-wait"
+        thread.start()
     }
 
     /// SIGKILL, unless the child has already exited (its pid may then belong to someone else).
     func stop(because reason: ChildOutcome.Ending) {
         state.withLock { state in
             guard state.pid != 0 else {
-                state.cancelledBeforeStart = reason == .cancelled
+                if reason == .cancelled { state.cancelledBeforeStart = true }
                 return
             }
             guard !state.exited, state.killedBecause == nil else { return }
             state.killedBecause = reason
-            _ = kill(state.pid, SIGKILL)
+            Self.killGroup(state.pid)
         }
+    }
+
+    /// SIGKILL to the child's process group (each child leads a new one), so a process it started dies with it;
+    /// and to the child itself unless it has been reaped (its pid is then free).
+    private static func killGroup(_ pid: Int32, leader: Bool = true) {
+        // Never 0 or less: kill(0) and kill(-1) would reach this server's own group, or every process.
+        guard pid > 0 else { return }
+        _ = kill(-pid, SIGKILL)
+        if leader { _ = kill(pid, SIGKILL) }
     }
 
     private func resumeAtOnce(_ ending: ChildOutcome.Ending) {
@@ -171,9 +183,9 @@ private final class Run: Sendable {
         if let (continuation, outcome) = resume { continuation.resume(returning: outcome) }
     }
 
-    private func startReader(_ handle: FileHandle, isStdout: Bool) {
+    private func startReader(_ descriptor: Int32, isStdout: Bool) {
         let thread = Thread { [self] in
-            let descriptor = handle.fileDescriptor
+            defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -189,7 +201,6 @@ private final class Run: Sendable {
                 }
                 if !rest.isEmpty { onLine(Substring(decoding: rest, as: UTF8.self)) }
             }
-            // This closure holds the handle, so the descriptor stays open until the last read.
             finishOne { _ in }
         }
         thread.name = isStdout ? "video-child-stdout" : "video-child-stderr"
