@@ -82,7 +82,7 @@ extension ClipProcessor {
         for _ in 0..<8 {
             let name = ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).part"
             let path = url.deletingLastPathComponent().appendingPathComponent(name).path
-            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
             if descriptor >= 0 {
                 close(descriptor)
                 return path

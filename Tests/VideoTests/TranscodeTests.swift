@@ -112,4 +112,20 @@ import Testing
         let first = try await ClipFixtures.luma(made.path).mean
         #expect(abs(first - 116) < 3, "first frame's luma \(first)")
     }
+
+    /// When even the second, lower bitrate cannot fit the limit, nothing is returned and nothing is left behind.
+    @Test func neverReturnsAFileOverTheLimit() async throws {
+        var limits = VideoLimits()
+        limits.maxOutputBytes = 20_000
+        let processor = ClipProcessor(limits: limits, child: .unniced)
+        let input = try await ClipFixtures.twoSecondsAt60()
+        let probed = try await processor.probe(input)
+        let directory = ClipFixtures.outputDirectory()
+        let error = await #expect(throws: VideoError.self) {
+            _ = try await processor.transcode(input, probed: probed, start: 0, to: directory + "/story.mp4")
+        }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.description.contains("smaller than 20 KB") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
 }
