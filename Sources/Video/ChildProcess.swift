@@ -1,10 +1,3 @@
-import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// How a child ended, and what it printed.
 struct ChildOutcome: Sendable {
     enum Ending: Sendable, Equatable {
@@ -27,9 +20,8 @@ struct ChildOutcome: Sendable {
 }
 
 /// ffmpeg and ffprobe as child processes under `prlimit` (address space, CPU time, no core file) and `nice`, with
-/// a wall-clock limit, both pipes drained on threads of their own (so neither fills and blocks the child, and no
-/// thread of Swift's cooperative pool ever waits on a read), and the child reaped by Foundation before the caller
-/// resumes.
+/// a wall-clock limit, both pipes drained and the child reaped on threads of their own (so neither pipe fills and
+/// blocks the child, and no thread of Swift's cooperative pool ever waits), the caller resuming after all three.
 enum ChildProcess {
     static let prlimit = "/usr/bin/prlimit"
     static let nice = "/usr/bin/nice"
@@ -53,179 +45,13 @@ enum ChildProcess {
     static func run(
         _ argv: [String], limits: ClipProcessor.ChildLimits, stdoutLimit: Int, onLine: (@Sendable (Substring) -> Void)? = nil
     ) async -> ChildOutcome {
-        let run = Run(stdoutLimit: stdoutLimit, onLine: onLine)
+        let run = ChildRun(stdoutLimit: stdoutLimit, onLine: onLine)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 run.start(commandLine(argv, limits: limits), wallSeconds: limits.wallSeconds, continuation: continuation)
             }
         } onCancel: {
             run.stop(because: .cancelled)
-        }
-    }
-}
-
-/// One child's state, shared by the reader threads, the termination handler, the timer and cancellation.
-private final class Run: Sendable {
-    private struct State {
-        var pid: Int32 = 0
-        var exited = false
-        var killedBecause: ChildOutcome.Ending?
-        var cancelledBeforeStart = false
-        /// Stdout's end, stderr's end and the child's exit: the caller resumes after all three.
-        var pending = 3
-        var ending: ChildOutcome.Ending = .exited(0)
-        var stdout: [UInt8] = []
-        var stderr: [UInt8] = []
-        var partialLine: [UInt8] = []
-        var continuation: CheckedContinuation<ChildOutcome, Never>?
-    }
-
-    private let state = Mutex(State())
-    private let stdoutLimit: Int
-    private let onLine: (@Sendable (Substring) -> Void)?
-
-    init(stdoutLimit: Int, onLine: (@Sendable (Substring) -> Void)?) {
-        self.stdoutLimit = stdoutLimit
-        self.onLine = onLine
-    }
-
-    func start(_ commandLine: [String], wallSeconds: Double, continuation: CheckedContinuation<ChildOutcome, Never>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: commandLine[0])
-        process.arguments = Array(commandLine.dropFirst())
-        // Nothing of the server's environment reaches the child: no proxy settings, no locale surprises. Two malloc
-        // arenas instead of one per thread: each reserves 64 MB of address space, which RLIMIT_AS counts (a 4K
-        // transcode with 8 threads peaks at 1.3 GB of address space so, 2.2 GB without).
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C", "MALLOC_ARENA_MAX": "2"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        process.terminationHandler = { [self] process in
-            let ending: ChildOutcome.Ending =
-                process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
-            finishOne { state in
-                state.exited = true
-                state.ending = state.killedBecause ?? ending
-            }
-        }
-        let cancelled = state.withLock { state in
-            state.continuation = continuation
-            return state.cancelledBeforeStart
-        }
-        if cancelled {
-            resumeAtOnce(.cancelled)
-            return
-        }
-        do {
-            try process.run()
-        } catch {
-            resumeAtOnce(.couldNotStart("\(commandLine[0]): \(error)"))
-            return
-        }
-        state.withLock { state in
-            state.pid = process.processIdentifier
-            // Cancelled while starting: stop it now that there is a pid to stop.
-            if state.cancelledBeforeStart, !state.exited {
-                state.killedBecause = .cancelled
-                _ = kill(state.pid, SIGKILL)
-            }
-        }
-        startReader(output.fileHandleForReading, isStdout: true)
-        startReader(errors.fileHandleForReading, isStdout: false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, wallSeconds)) { [self] in stop(because: .timedOut) }
-    }
-
-    /// SIGKILL, unless the child has already exited (its pid may then belong to someone else).
-    func stop(because reason: ChildOutcome.Ending) {
-        state.withLock { state in
-            guard state.pid != 0 else {
-                state.cancelledBeforeStart = reason == .cancelled
-                return
-            }
-            guard !state.exited, state.killedBecause == nil else { return }
-            state.killedBecause = reason
-            _ = kill(state.pid, SIGKILL)
-        }
-    }
-
-    private func resumeAtOnce(_ ending: ChildOutcome.Ending) {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(returning: ChildOutcome(ending: ending, stdout: [], stderrTail: ""))
-    }
-
-    /// Counts one of the three ends down, resuming the caller after the last.
-    private func finishOne(_ update: (inout State) -> Void) {
-        let resume: (CheckedContinuation<ChildOutcome, Never>, ChildOutcome)? = state.withLock { state in
-            update(&state)
-            state.pending -= 1
-            guard state.pending == 0, let continuation = state.continuation else { return nil }
-            state.continuation = nil
-            let tail = String(decoding: state.stderr, as: UTF8.self)
-            return (continuation, ChildOutcome(ending: state.ending, stdout: state.stdout, stderrTail: tail))
-        }
-        if let (continuation, outcome) = resume { continuation.resume(returning: outcome) }
-    }
-
-    private func startReader(_ handle: FileHandle, isStdout: Bool) {
-        let thread = Thread { [self] in
-            let descriptor = handle.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                let chunk = buffer[0..<count]
-                if isStdout { received(chunk) } else { receivedError(chunk) }
-            }
-            if isStdout, let onLine {
-                let rest = state.withLock { state in
-                    defer { state.partialLine = [] }
-                    return state.partialLine
-                }
-                if !rest.isEmpty { onLine(Substring(decoding: rest, as: UTF8.self)) }
-            }
-            // This closure holds the handle, so the descriptor stays open until the last read.
-            finishOne { _ in }
-        }
-        thread.name = isStdout ? "video-child-stdout" : "video-child-stderr"
-        thread.start()
-    }
-
-    private func received(_ chunk: ArraySlice<UInt8>) {
-        guard let onLine else {
-            let overflow = state.withLock { state in
-                guard state.stdout.count + chunk.count <= stdoutLimit else { return true }
-                state.stdout.append(contentsOf: chunk)
-                return false
-            }
-            if overflow { stop(because: .outputTooLarge) }
-            return
-        }
-        let lines: [[UInt8]] = state.withLock { state in
-            state.partialLine.append(contentsOf: chunk)
-            var lines: [[UInt8]] = []
-            while let newline = state.partialLine.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(Array(state.partialLine[..<newline]))
-                state.partialLine.removeSubrange(...newline)
-            }
-            // A line never ends: the child is not speaking the protocol, so keep memory bounded.
-            if state.partialLine.count > stdoutLimit { state.partialLine.removeAll() }
-            return lines
-        }
-        for line in lines { onLine(Substring(decoding: line, as: UTF8.self)) }
-    }
-
-    private func receivedError(_ chunk: ArraySlice<UInt8>) {
-        state.withLock { state in
-            state.stderr.append(contentsOf: chunk)
-            if state.stderr.count > ChildProcess.stderrTailBytes {
-                state.stderr.removeFirst(state.stderr.count - ChildProcess.stderrTailBytes)
-            }
         }
     }
 }

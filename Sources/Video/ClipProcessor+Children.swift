@@ -12,7 +12,7 @@ extension ClipProcessor {
         guard let failure = failure(of: outcome) else { return outcome.stdout }
         logger.warning(
             "video child failed",
-            fields: ["tool": (argv.first as NSString?)?.lastPathComponent ?? "", "ending": "\(outcome.ending)", "stderr": outcome.stderrTail])
+            fields: ["tool": URL(fileURLWithPath: argv.first ?? "").lastPathComponent, "ending": "\(outcome.ending)", "stderr": outcome.stderrTail])
         throw failure
     }
 
@@ -46,8 +46,9 @@ extension ClipProcessor {
                 return VideoError(
                     .overLimits, "Processing this clip needed more memory than the server allows (\(Wording.memory(child.memoryBytes))); \(tryLess)")
             }
-            // ffmpeg catches SIGXCPU (the CPU soft limit) and exits with "received signal 24".
-            if log.contains("received signal") {
+            // ffmpeg catches SIGXCPU (the CPU soft limit), stops writing ("Immediate exit requested") and exits
+            // with 255, its status for a signal it caught; nothing else here sends it one.
+            if case .exited(255) = outcome.ending {
                 return VideoError(.overLimits, "Processing this clip needed more processor time than the server allows (\(resources)); \(tryLess)")
             }
             return Self.damaged

@@ -12,7 +12,8 @@ extension ClipProcessor {
     /// sound, no metadata, the index first, and under ``VideoLimits/maxOutputBytes``.
     ///
     /// ffmpeg writes to a temporary file beside `output`, renamed on success; on any failure neither is left.
-    /// `progress` gets fractions in 0...1 as ffmpeg writes, on a thread of its own.
+    /// `progress` gets rising fractions in 0...1 as ffmpeg writes (called on a thread that reads ffmpeg's output),
+    /// and 1 when the clip is done.
     public func transcode(
         _ path: String, probed: ProbedClip, start: Double, to output: String, progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(VideoError) -> TranscodedClip {
@@ -22,9 +23,10 @@ extension ClipProcessor {
         let plan = TranscodePlan(probed: probed, video: video, start: start, limits: limits)
         return try await gate.withSlot { () async throws(VideoError) in
             let temporary = try reserveTemporaryFile(beside: output)
+            let forward = Monotonic(progress)
             do throws(VideoError) {
-                let made = try await transcode(path, plan: plan, temporary: temporary, output: output, progress: Monotonic(progress))
-                progress(1)
+                let made = try await transcode(path, plan: plan, temporary: temporary, output: output, progress: forward)
+                forward.report(1)
                 return made
             } catch {
                 unlink(temporary)
@@ -80,7 +82,7 @@ extension ClipProcessor {
         for _ in 0..<8 {
             let name = ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).part"
             let path = url.deletingLastPathComponent().appendingPathComponent(name).path
-            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
             if descriptor >= 0 {
                 close(descriptor)
                 return path

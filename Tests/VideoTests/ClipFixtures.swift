@@ -24,12 +24,12 @@ enum ClipFixtures {
     }
 
     /// 20 s of 1080p HEVC Main 10, HLG (BT.2020), shot "upright" (to be turned 90° clockwise), with a location and
-    /// sound: an iPhone's clip in miniature. 10 frames per second keeps it quick to make and to transcode.
+    /// sound: an iPhone's clip in miniature. 5 frames per second keeps it quick to make and to transcode.
     static func hlgPortrait() async throws -> String {
         try await cache.file("hlg.mov") { path in
             let encoded = path + ".encoded.mov"
             try await ffmpeg(
-                ["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=10:d=20", "-f", "lavfi", "-i", "sine=f=440:d=20"]
+                ["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=5:d=20", "-f", "lavfi", "-i", "sine=f=440:d=20"]
                     + ["-c:v", "libx265", "-preset", "ultrafast", "-crf", "30", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le"]
                     + ["-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc", "-tag:v", "hvc1"]
                     + ["-c:a", "aac", encoded])
@@ -241,5 +241,16 @@ enum ClipFixtures {
             making[name] = task
             return try await task.value
         }
+    }
+}
+
+extension ClipProcessor.ChildLimits {
+    /// The server's limits, but not niced: in a parallel test run a niced child waits behind every other test.
+    static let unniced = ClipProcessor.ChildLimits().unniced
+
+    var unniced: Self {
+        var limits = self
+        limits.niceness = 0
+        return limits
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ProbeTests {
     /// The error `probe` throws for `path`, nil when it accepts the clip.
-    static func refusal(_ path: String, _ processor: ClipProcessor = ClipProcessor()) async -> VideoError? {
+    static func refusal(_ path: String, _ processor: ClipProcessor = ClipProcessor(child: .unniced)) async -> VideoError? {
         do throws(VideoError) {
             _ = try await processor.probe(path)
             return nil
@@ -14,7 +14,7 @@ import Testing
 
     /// The phone's HLG clip: HEVC Main 10, HLG, BT.2020, turned 90° clockwise, with its location and sound.
     @Test func readsTheHLGClip() async throws {
-        let clip = try await ClipProcessor().probe(try await ClipFixtures.hlgPortrait())
+        let clip = try await ClipProcessor(child: .unniced).probe(try await ClipFixtures.hlgPortrait())
         let video = try #require(clip.video)
         #expect(clip.container.contains("mov"))
         #expect(abs(clip.duration - 20) < 0.1)
@@ -28,7 +28,7 @@ import Testing
 
     /// A silent VP9 WebM is read, without sound.
     @Test func readsASilentWebM() async throws {
-        let clip = try await ClipProcessor().probe(try await ClipFixtures.silentVP9())
+        let clip = try await ClipProcessor(child: .unniced).probe(try await ClipFixtures.silentVP9())
         #expect(clip.video?.codec == "vp9" && clip.audioCodec == nil && clip.container == "matroska,webm")
     }
 
@@ -63,7 +63,7 @@ import Testing
     @Test func refusesTooLargeWithoutRunningFFprobe() async throws {
         var limits = VideoLimits()
         limits.maxInputBytes = 1_000
-        let processor = ClipProcessor(limits: limits, ffprobe: "/nonexistent/ffprobe")
+        let processor = ClipProcessor(limits: limits, child: .unniced, ffprobe: "/nonexistent/ffprobe")
         let error = try #require(await Self.refusal(try await ClipFixtures.portraitWithSound(), processor))
         #expect(error.kind == .tooLarge)
         #expect(error.description.contains("the largest accepted is 1 KB"))

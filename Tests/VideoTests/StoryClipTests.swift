@@ -6,7 +6,7 @@ import Testing
 @Suite struct StoryClipTests {
     static func refusal(_ path: String) async -> VideoError? {
         do throws(VideoError) {
-            _ = try await ClipProcessor().checkStoryClip(path)
+            _ = try await ClipProcessor(child: .unniced).checkStoryClip(path)
             return nil
         } catch { return error }
     }
@@ -14,9 +14,9 @@ import Testing
     /// What `transcode` made passes the backend's check, and its first frame is a PNG of its size.
     @Test func acceptsATranscodedClipAndMakesItsPoster() async throws {
         let (made, _) = try await TranscodeTests.transcode(try await ClipFixtures.portraitWithSound())
-        let clip = try await ClipProcessor().checkStoryClip(made.path)
+        let clip = try await ClipProcessor(child: .unniced).checkStoryClip(made.path)
         #expect(clip.video?.codec == "h264" && clip.audioCodec == "aac")
-        let png = try await ClipProcessor().posterFrame(made.path)
+        let png = try await ClipProcessor(child: .unniced).posterFrame(made.path)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         // IHDR: width and height, big-endian, at bytes 16 and 20.
         let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }

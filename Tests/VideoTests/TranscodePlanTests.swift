@@ -3,18 +3,6 @@ import Testing
 @testable import Video
 
 @Suite struct TranscodePlanTests {
-    static func clip(
-        codec: String = "h264", width: Int = 1920, height: Int = 1080, rotation: Int = 0, fps: Double = 30, transfer: String = "bt709",
-        primaries: String = "bt709", matrix: String = "bt709", duration: Double = 20, audio: String? = "aac"
-    ) -> ProbedClip {
-        ProbedClip(
-            container: "mov,mp4,m4a,3gp,3g2,mj2", duration: duration,
-            video: .init(
-                codec: codec, profile: "High", width: width, height: height, rotation: rotation, pixelFormat: "yuv420p", framesPerSecond: fps,
-                transfer: transfer, primaries: primaries, matrix: matrix),
-            audioCodec: audio, location: nil)
-    }
-
     static func plan(_ clip: ProbedClip, start: Double = 0, limits: VideoLimits = VideoLimits()) -> TranscodePlan {
         TranscodePlan(probed: clip, video: clip.video!, start: start, limits: limits)
     }
@@ -25,29 +13,29 @@ import Testing
 
     /// Only HDR input (HLG or PQ) goes through zscale and tonemap, from the probed transfer, primaries and matrix.
     @Test func toneMapsOnlyHDR() {
-        let sdr = Self.arguments(Self.clip()).joined(separator: " ")
+        let sdr = Self.arguments(sampleClip()).joined(separator: " ")
         #expect(!sdr.contains("zscale") && !sdr.contains("tonemap"))
         #expect(sdr.contains("out_color_matrix=bt709"))
-        let hlg = Self.plan(Self.clip(transfer: "arib-std-b67", primaries: "bt2020", matrix: "bt2020nc")).filters
+        let hlg = Self.plan(sampleClip(transfer: "arib-std-b67", primaries: "bt2020", matrix: "bt2020nc")).filters
         #expect(hlg.contains("zscale=w=1280:h=720:f=bicubic:tin=arib-std-b67:pin=bt2020:min=bt2020nc:t=linear:npl=100"))
         #expect(hlg.contains("tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"))
         // Untagged primaries and matrix of a PQ clip are taken as BT.2020, which zimg can convert from.
-        let pq = Self.plan(Self.clip(transfer: "smpte2084", primaries: "", matrix: "unknown")).filters
+        let pq = Self.plan(sampleClip(transfer: "smpte2084", primaries: "", matrix: "unknown")).filters
         #expect(pq.contains("tin=smpte2084:pin=bt2020:min=bt2020nc"))
     }
 
     /// A silent clip gets `-an`; one with sound gets stereo AAC-LC at 96 kb/s; subtitles and data are never mapped.
     @Test func soundOnlyWhenThereIsSound() {
-        let silent = Self.arguments(Self.clip(audio: nil))
+        let silent = Self.arguments(sampleClip(audio: nil))
         #expect(silent.contains("-an") && !silent.contains("aac"))
-        let sound = Self.arguments(Self.clip()).joined(separator: " ")
+        let sound = Self.arguments(sampleClip()).joined(separator: " ")
         #expect(sound.contains("-c:a aac -b:a 96000 -ac 2") && !sound.contains("-an"))
         #expect(sound.contains("-map 0:v:0 -map 0:a:0? -sn -dn -map_metadata -1 -map_chapters -1"))
     }
 
     /// The input is a `file:` URL behind a protocol and demuxer whitelist, seeked and bounded before `-i`.
     @Test func inputIsOnlyEverAFile() {
-        let arguments = Self.arguments(Self.clip(), start: 3)
+        let arguments = Self.arguments(sampleClip(), start: 3)
         let input = arguments.firstIndex(of: "-i")!
         #expect(arguments[input + 1] == "file:/in/-clip.mov")
         #expect(Array(arguments[(input - 4)..<input]) == ["-protocol_whitelist", "file", "-format_whitelist", "mov,matroska"])
@@ -60,7 +48,7 @@ import Testing
 
     /// H.264 High, yuv420p, tagged BT.709, no metadata or encoder strings, the index first, an MP4.
     @Test func encodesWhatStoriesNeed() {
-        let line = Self.arguments(Self.clip()).joined(separator: " ")
+        let line = Self.arguments(sampleClip()).joined(separator: " ")
         for part in [
             "-c:v libx264", "-profile:v high", "-pix_fmt yuv420p", "-color_primaries bt709 -color_trc bt709 -colorspace bt709",
             "-fflags +bitexact -flags:v +bitexact -flags:a +bitexact", "-movflags +faststart -f mp4", "-nostats -progress pipe:1",
@@ -73,7 +61,7 @@ import Testing
     /// The long edge fits 1280 without enlarging, after rotation, and both edges are even.
     @Test func sizesTheUprightPicture() {
         #expect(TranscodePlan.outputSize(width: 1920, height: 1080, longestEdge: 1280) == (1280, 720))
-        let rotated = Self.plan(Self.clip(rotation: 90))
+        let rotated = Self.plan(sampleClip(rotation: 90))
         #expect((rotated.width, rotated.height) == (720, 1280))
         #expect(TranscodePlan.outputSize(width: 640, height: 360, longestEdge: 1280) == (640, 360))
         #expect(TranscodePlan.outputSize(width: 333, height: 201, longestEdge: 1280) == (332, 200))
@@ -83,31 +71,31 @@ import Testing
 
     /// The fps filter comes only when the input is faster than 30 frames a second (or its rate is unknown).
     @Test func capsTheFrameRate() {
-        #expect(!Self.plan(Self.clip(fps: 30)).filters.contains("fps="))
-        #expect(!Self.plan(Self.clip(fps: 29.97)).filters.contains("fps="))
-        #expect(Self.plan(Self.clip(fps: 60)).filters.hasPrefix("fps=30,"))
-        #expect(Self.plan(Self.clip(fps: 0)).filters.hasPrefix("fps=30,"))
+        #expect(!Self.plan(sampleClip(fps: 30)).filters.contains("fps="))
+        #expect(!Self.plan(sampleClip(fps: 29.97)).filters.contains("fps="))
+        #expect(Self.plan(sampleClip(fps: 60)).filters.hasPrefix("fps=30,"))
+        #expect(Self.plan(sampleClip(fps: 0)).filters.hasPrefix("fps=30,"))
     }
 
     /// The cut is at most 15 s, starts within the clip, and is never shorter than what is left.
     @Test func cutsWithinTheClip() {
-        #expect(Self.plan(Self.clip(duration: 20), start: 10).seconds == 10)
-        #expect(Self.plan(Self.clip(duration: 20), start: 2).seconds == 15)
-        #expect(Self.plan(Self.clip(duration: 2)).seconds == 2)
-        let late = Self.plan(Self.clip(duration: 20), start: 60)
+        #expect(Self.plan(sampleClip(duration: 20), start: 10).seconds == 10)
+        #expect(Self.plan(sampleClip(duration: 20), start: 2).seconds == 15)
+        #expect(Self.plan(sampleClip(duration: 2)).seconds == 2)
+        let late = Self.plan(sampleClip(duration: 20), start: 60)
         #expect(late.start == 19.5 && late.seconds == 0.5)
-        #expect(Self.plan(Self.clip(), start: -3).start == 0)
-        #expect(Self.plan(Self.clip(), start: .nan).start == 0)
+        #expect(Self.plan(sampleClip(), start: -3).start == 0)
+        #expect(Self.plan(sampleClip(), start: .nan).start == 0)
     }
 
     /// 90% of 5 MB over 15 s, less the sound, is the video's bitrate; short clips are capped, not inflated.
     @Test func budgetsTheBitrate() {
-        #expect(Self.plan(Self.clip()).videoBitrate == 2_400_000 - 96_000)
-        #expect(Self.plan(Self.clip(audio: nil)).videoBitrate == 2_400_000)
-        #expect(Self.plan(Self.clip(duration: 2)).videoBitrate == TranscodePlan.highestVideoBitrate)
+        #expect(Self.plan(sampleClip()).videoBitrate == 2_400_000 - 96_000)
+        #expect(Self.plan(sampleClip(audio: nil)).videoBitrate == 2_400_000)
+        #expect(Self.plan(sampleClip(duration: 2)).videoBitrate == TranscodePlan.highestVideoBitrate)
         var small = VideoLimits()
         small.maxOutputBytes = 10_000
-        #expect(Self.plan(Self.clip(), limits: small).videoBitrate == TranscodePlan.lowestVideoBitrate)
+        #expect(Self.plan(sampleClip(), limits: small).videoBitrate == TranscodePlan.lowestVideoBitrate)
     }
 
     /// ffmpeg gets times to the millisecond.
@@ -115,17 +103,5 @@ import Testing
         #expect(ChildArguments.seconds(0) == "0.000")
         #expect(ChildArguments.seconds(10.0625) == "10.063")
         #expect(ChildArguments.seconds(15) == "15.000")
-    }
-
-    /// Children run under prlimit (address space, CPU soft and hard, no core) and nice.
-    @Test func childrenRunUnderLimits() {
-        var limits = ClipProcessor.ChildLimits()
-        limits.memoryBytes = 1 << 30
-        limits.cpuSeconds = 60
-        limits.niceness = 10
-        #expect(
-            ChildProcess.commandLine(["/usr/bin/ffprobe", "-v"], limits: limits) == [
-                "/usr/bin/prlimit", "--as=1073741824", "--cpu=60:70", "--core=0", "--", "/usr/bin/nice", "-n", "10", "/usr/bin/ffprobe", "-v",
-            ])
     }
 }

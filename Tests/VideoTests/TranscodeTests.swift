@@ -6,7 +6,8 @@ import Testing
 @Suite struct TranscodeTests {
     /// Probes and transcodes `path` into a fresh directory, returning the clip and ffprobe's view of it.
     static func transcode(
-        _ path: String, start: Double = 0, processor: ClipProcessor = ClipProcessor(), progress: @escaping @Sendable (Double) -> Void = { _ in }
+        _ path: String, start: Double = 0, processor: ClipProcessor = ClipProcessor(child: .unniced),
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws -> (TranscodedClip, [String: Any]) {
         let probed = try await processor.probe(path)
         let output = ClipFixtures.outputDirectory() + "/story.mp4"
@@ -19,9 +20,15 @@ import Testing
     }
 
     /// The phone's 1080p HLG clip, turned 90°, becomes a 720 × 1280 H.264 High yuv420p BT.709 story of at most
-    /// 15 s and 5 MB, upright with no rotation left, the index before the data, and no metadata.
+    /// 15 s and 5 MB, upright with no rotation left, the index before the data, and no metadata; progress rises
+    /// on the way and ends at 1.
     @Test func makesAStoryOfAPhonesHDRClip() async throws {
-        let (made, probe) = try await Self.transcode(try await ClipFixtures.hlgPortrait())
+        let seen = Seen()
+        let (made, probe) = try await Self.transcode(try await ClipFixtures.hlgPortrait()) { seen.add($0) }
+        let fractions = seen.values
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(fractions.last == 1)
+        #expect(fractions.contains { $0 > 0 && $0 < 0.9 }, "progress \(fractions)")
         let video = try #require(Self.streams(probe, "video").first)
         #expect(video["codec_name"] as? String == "h264")
         #expect(video["profile"] as? String == "High")
@@ -106,14 +113,19 @@ import Testing
         #expect(abs(first - 116) < 3, "first frame's luma \(first)")
     }
 
-    /// Progress rises through fractions of the cut and ends at 1.
-    @Test func reportsProgress() async throws {
-        let seen = Seen()
-        _ = try await Self.transcode(try await ClipFixtures.twentySecondRamp(), progress: { seen.add($0) })
-        let fractions = seen.values
-        #expect(fractions.count >= 3)
-        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 })
-        #expect(fractions.last == 1)
-        #expect(fractions.dropLast().contains { $0 > 0 && $0 < 1 })
+    /// When even the second, lower bitrate cannot fit the limit, nothing is returned and nothing is left behind.
+    @Test func neverReturnsAFileOverTheLimit() async throws {
+        var limits = VideoLimits()
+        limits.maxOutputBytes = 20_000
+        let processor = ClipProcessor(limits: limits, child: .unniced)
+        let input = try await ClipFixtures.twoSecondsAt60()
+        let probed = try await processor.probe(input)
+        let directory = ClipFixtures.outputDirectory()
+        let error = await #expect(throws: VideoError.self) {
+            _ = try await processor.transcode(input, probed: probed, start: 0, to: directory + "/story.mp4")
+        }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.description.contains("smaller than 20 KB") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
 }

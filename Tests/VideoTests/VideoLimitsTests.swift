@@ -22,7 +22,7 @@ import Testing
 
     /// A three-hour clip is refused naming its length and the ten-minute limit.
     @Test func namesLengthAndLimit() {
-        let clip = TranscodePlanTests.clip(duration: 10_800)
+        let clip = sampleClip(duration: 10_800)
         #expect(
             throws: VideoError(.tooLong, "This clip is 3 h 0 min long; clips up to 10 minutes are accepted. Trim it on your phone and try again.")
         ) {
@@ -38,13 +38,13 @@ import Testing
                 return nil
             } catch { return error.kind }
         }
-        var silent = TranscodePlanTests.clip()
+        var silent = sampleClip()
         silent.video = nil
         #expect(kind(silent) == .noVideoStream)
-        #expect(kind(TranscodePlanTests.clip(width: 0, height: 0)) == .tooManyPixels)
-        #expect(kind(TranscodePlanTests.clip(width: 8193, height: 100)) == .tooManyPixels)
-        #expect(kind(TranscodePlanTests.clip(codec: "prores")) == .unsupportedCodec)
-        #expect(kind(TranscodePlanTests.clip(codec: "hevc", width: 7680, height: 4320, duration: 600)) == nil)
+        #expect(kind(sampleClip(width: 0, height: 0)) == .tooManyPixels)
+        #expect(kind(sampleClip(width: 8193, height: 100)) == .tooManyPixels)
+        #expect(kind(sampleClip(codec: "prores")) == .unsupportedCodec)
+        #expect(kind(sampleClip(codec: "hevc", width: 7680, height: 4320, duration: 600)) == nil)
     }
 
     /// Sizes round up and limits down, lengths read as people say them.
