@@ -19,7 +19,7 @@ TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn default-jre-headless
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
 DEB_PACKAGES := dpkg-dev binutils
-BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql linux-perf
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql linux-perf time ffmpeg
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.

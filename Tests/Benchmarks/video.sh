@@ -7,8 +7,8 @@
 # minutes on two cores; later runs reuse it.
 #
 # For each input, ROUNDS rounds (default 3) alternate:
-#   grain-stories  `$BIN video-transcode <in> <out>`: probe, transcode under prlimit and nice, probe of the output.
-#                  The subcommand prints the ffmpeg argv it ran on stderr, one line: `ffmpeg-argv: ["/usr/bin/ffmpeg", ...]`.
+#   grain-stories  `$BIN video process <in> <out>`: probe, transcode under prlimit and nice, probe of the output.
+#                  The command prints the ffmpeg argv it ran on stderr, one line: `ffmpeg-argv: ["/usr/bin/ffmpeg", ...]`.
 #   ffmpeg alone   that argv, run directly (no prlimit, nice or probes), writing to another file.
 # Both under /usr/bin/time -v. Printed: median wall seconds of each, their ratio (the server's overhead), whether the
 # server's time is under the 15 s a 15 s story lasts, and the peak RSS of ffmpeg alone and of the server's run
@@ -68,8 +68,8 @@ for input in "$H264" "$HLG4K"; do
   server=() alone=() server_rss=() alone_rss=()
   for round in $(seq 1 "$ROUNDS"); do
     out=$WORK/server-$round.mp4
-    /usr/bin/time -v -o "$WORK/server.time" "$BIN" video-transcode "$input" "$out" --start "$START" 2>"$WORK/server.err" >/dev/null || {
-      echo "grain-stories video-transcode failed on $input:" >&2; cat "$WORK/server.err" >&2; exit 1; }
+    /usr/bin/time -v -o "$WORK/server.time" "$BIN" video process "$input" "$out" --start "$START" 2>"$WORK/server.err" >/dev/null || {
+      echo "grain-stories video process failed on $input:" >&2; cat "$WORK/server.err" >&2; exit 1; }
     server+=("$(wall_seconds "$WORK/server.time")")
     server_rss+=("$(peak_mib "$WORK/server.time")")
     mapfile -d '' argv < <(argv_of "$WORK/server.err" "$WORK/alone-$round.mp4")
@@ -87,4 +87,16 @@ for input in "$H264" "$HLG4K"; do
   echo "  rounds: server ${server[*]}; ffmpeg alone ${alone[*]}"
 done
 for file in "$WORK"/argv-*.txt; do cat "$file"; done
+
+# The same clips through the create form of a running server: the seconds from the POST to its answer, and the
+# server's own peak memory while ffmpeg children did the work.
+PORT=${PORT:-18285}
+SERVER_PID=
+trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+PHOTOS=${PHOTOS:-.build/demo-photos}
+VISIBILITY=public seed_and_serve "$WORK" "$PORT"
+echo
+echo "| clip | size | answer | POST to answer |"
+echo "|---|---|---|---|"
+python3 "$HERE/video_post.py" "http://127.0.0.1:$PORT" "$SERVER_PID" "$H264" "$HLG4K"
 echo "Load average afterwards: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores."

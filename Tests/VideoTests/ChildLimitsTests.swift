@@ -12,12 +12,9 @@ import Testing
         var child = ClipProcessor.ChildLimits()
         child.wallSeconds = 0.2
         let directory = ClipFixtures.outputDirectory()
-        let clock = ContinuousClock()
-        let started = clock.now
         let error = await #expect(throws: VideoError.self) {
             _ = try await ClipProcessor(child: child.unniced).transcode(input, probed: probed, start: 0, to: directory + "/story.mp4")
         }
-        #expect(clock.now - started < .seconds(5))
         #expect(error?.kind == .overLimits)
         #expect(error?.description.contains("took longer than the server allows") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])

@@ -41,15 +41,16 @@ import Testing
         #expect(outcome.ending == .outputTooLarge)
     }
 
-    /// A child past its wall clock is killed and reaped, promptly.
+    /// A child past its wall clock is killed and reaped: the answer comes long before the child would have ended
+    /// (the margin is wide, so a busy machine cannot fail it; how fast is a benchmark's question).
     @Test func killsAChildPastItsWallClock() async {
         var limits = Self.limits
         limits.wallSeconds = 0.2
         let clock = ContinuousClock()
         let started = clock.now
-        let outcome = await Self.shell("sleep 30", limits: limits)
+        let outcome = await Self.shell("sleep 300", limits: limits)
         #expect(outcome.ending == .timedOut)
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(60))
     }
 
     /// A signal that ends a child is reported as such; an exit status as itself.
@@ -102,11 +103,11 @@ import Testing
     @Test func cancellingKillsTheChild() async {
         let clock = ContinuousClock()
         let started = clock.now
-        let task = Task { await Self.shell("sleep 30") }
+        let task = Task { await Self.shell("sleep 300") }
         try? await Task.sleep(for: .milliseconds(200))
         task.cancel()
         #expect(await task.value.ending == .cancelled)
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(60), "the child was killed, not waited for")
     }
 
     /// Lines reach the callback whole, however the pipe splits them, and the last one without a newline too.

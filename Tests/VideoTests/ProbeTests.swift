@@ -48,13 +48,14 @@ import Testing
         #expect(error.description.contains("8192 × 8192"))
     }
 
-    /// A three-hour clip is refused as too long from its header alone, in well under the time decoding would take.
+    /// A three-hour clip is refused as too long from its header alone (the bound is generous: a busy machine must not
+    /// fail it, and decoding three hours would take far longer).
     @Test func refusesThreeHoursQuickly() async throws {
         let path = try await ClipFixtures.threeHours()
         let clock = ContinuousClock()
         let started = clock.now
         let error = try #require(await Self.refusal(path))
-        #expect(clock.now - started < .seconds(3))
+        #expect(clock.now - started < .seconds(30))
         #expect(error.kind == .tooLong)
         #expect(error.description.contains("3 h 0 min") && error.description.contains("10 minutes"))
     }
