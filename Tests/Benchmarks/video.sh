@@ -88,8 +88,8 @@ for input in "$H264" "$HLG4K"; do
 done
 for file in "$WORK"/argv-*.txt; do cat "$file"; done
 
-# The same clips through the create form of a running server: the seconds from the POST to its answer, and the
-# server's own peak memory while ffmpeg children did the work.
+# A photo, then the same clips, through the create form of a running server: the seconds from the POST to its answer,
+# and the server's own peak memory while its image pipeline, then ffmpeg children, did the work.
 PORT=${PORT:-18285}
 SERVER_PID=
 trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -98,5 +98,5 @@ VISIBILITY=public seed_and_serve "$WORK" "$PORT"
 echo
 echo "| clip | size | answer | POST to answer |"
 echo "|---|---|---|---|"
-python3 "$HERE/video_post.py" "http://127.0.0.1:$PORT" "$SERVER_PID" "$H264" "$HLG4K"
+python3 "$HERE/video_post.py" "http://127.0.0.1:$PORT" "$SERVER_PID" "$PHOTOS/hubble_deep_field.jpg" "$H264" "$HLG4K"
 echo "Load average afterwards: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores."

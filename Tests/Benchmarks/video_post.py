@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Clips posted through the create form of a running grain-stories, for video.sh.
 
-Signs in as a demo member, then posts each clip (one at a time) and reports, per clip, the seconds from the POST to
-the server's answer (303: posted) and the server's resident memory: its peak while the clips were processed (the
-peak mark is reset after signing in, whose password hash alone takes about 128 MiB) against its RSS just before.
-The transcoding itself runs in ffmpeg children, so the server's own figures should not move with the clip's size.
+Signs in as a demo member, posts a photo, then each clip (one at a time), and reports, per post, the seconds from
+the POST to the server's answer (303: posted) and the server's resident memory: its peak while the photo was
+processed, then while the clips were (the peak mark is reset after signing in, whose password hash alone takes about
+128 MiB, and again before the clips), each against its RSS just before. The transcoding runs in ffmpeg children, so a
+clip should cost the server no more than a photo does.
 
-Usage: video_post.py BASE_URL SERVER_PID CLIP [CLIP ...]
+Usage: video_post.py BASE_URL SERVER_PID PHOTO CLIP [CLIP ...]
 """
 import os
 import sys
@@ -22,39 +23,49 @@ def rss_kib(pid, key):
         return int(next(line.split()[1] for line in handle if line.startswith(key + ":")))
 
 
-def multipart(csrf, clip, filename):
+def multipart(csrf, clip, filename, mime):
     boundary = "----bench" + uuid.uuid4().hex
     body = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'
         f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{filename}"\r\n'
-        f"Content-Type: video/mp4\r\n\r\n"
+        f"Content-Type: {mime}\r\n\r\n"
     ).encode() + clip + f"\r\n--{boundary}--\r\n".encode()
     return body, f"multipart/form-data; boundary={boundary}"
 
 
+def reset_peak(pid):
+    with open(f"/proc/{pid}/clear_refs", "w") as handle:
+        handle.write("5")
+    return rss_kib(pid, "VmRSS")
+
+
+def post(client, path, mime):
+    _, _, form = client.request("GET", "/create")
+    body, content_type = multipart(CSRF.search(form).group(1), open(path, "rb").read(), os.path.basename(path), mime)
+    started = time.monotonic()
+    status, _, text = client.request("POST", "/create", body, content_type)
+    elapsed = time.monotonic() - started
+    print(f"| {os.path.basename(path)} | {os.path.getsize(path) / 1e6:.1f} MB | {status} | {elapsed:.2f} s |")
+    if status != 303:
+        print(text[:2000], file=sys.stderr)
+    return status == 303
+
+
 def main():
-    base, pid, clips = sys.argv[1].rstrip("/"), int(sys.argv[2]), sys.argv[3:]
+    base, pid, photo, clips = sys.argv[1].rstrip("/"), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
     client = Client(base)
     sign_in(client, "maya.home.test", "maya-stories")
     time.sleep(1)
-    with open(f"/proc/{pid}/clear_refs", "w") as handle:
-        handle.write("5")
-    before = rss_kib(pid, "VmRSS")
-    failed = False
-    for path in clips:
-        _, _, form = client.request("GET", "/create")
-        body, content_type = multipart(CSRF.search(form).group(1), open(path, "rb").read(), os.path.basename(path))
-        started = time.monotonic()
-        status, _, text = client.request("POST", "/create", body, content_type)
-        elapsed = time.monotonic() - started
-        print(f"| {os.path.basename(path)} | {os.path.getsize(path) / 1e6:.1f} MB | {status} | {elapsed:.2f} s |")
-        if status != 303:
-            failed = True
-            print(text[:2000], file=sys.stderr)
-    peak = rss_kib(pid, "VmHWM")
-    print(f"Server RSS before the clips {before / 1024:.1f} MiB, peak while they were processed {peak / 1024:.1f} MiB "
-          f"(+{(peak - before) / 1024:.1f} MiB).")
-    sys.exit(1 if failed else 0)
+    peaks = []
+    ok = True
+    for label, files, mime in [("the photo", [photo], "image/jpeg"), ("the clips", clips, "video/mp4")]:
+        before = reset_peak(pid)
+        for path in files:
+            ok = post(client, path, mime) and ok
+        peak = rss_kib(pid, "VmHWM")
+        peaks.append(f"{label}: {before / 1024:.1f} MiB before, peak {peak / 1024:.1f} MiB (+{(peak - before) / 1024:.1f} MiB)")
+    print("Server RSS while processing " + "; while processing ".join(peaks) + ".")
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":
