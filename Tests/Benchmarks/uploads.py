@@ -108,9 +108,9 @@ def synthetic_jpeg(width, height, quality=86):
     return out.getvalue()
 
 
-def multipart(csrf, photo, filename):
+def multipart(csrf, photo, filename, mime=None):
     boundary = "----bench" + uuid.uuid4().hex
-    mime = "image/png" if filename.endswith(".png") else "image/jpeg"
+    mime = mime or ("image/png" if filename.endswith(".png") else "image/jpeg")
     body = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'
         f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{filename}"\r\n'

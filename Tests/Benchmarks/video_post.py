@@ -12,25 +12,14 @@ Usage: video_post.py BASE_URL SERVER_PID PHOTO CLIP [CLIP ...]
 import os
 import sys
 import time
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uploads import CSRF, Client, sign_in  # noqa: E402
+from uploads import CSRF, Client, multipart, sign_in  # noqa: E402
 
 
 def rss_kib(pid, key):
     with open(f"/proc/{pid}/status") as handle:
         return int(next(line.split()[1] for line in handle if line.startswith(key + ":")))
-
-
-def multipart(csrf, clip, filename, mime):
-    boundary = "----bench" + uuid.uuid4().hex
-    body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'
-        f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{filename}"\r\n'
-        f"Content-Type: {mime}\r\n\r\n"
-    ).encode() + clip + f"\r\n--{boundary}--\r\n".encode()
-    return body, f"multipart/form-data; boundary={boundary}"
 
 
 def reset_peak(pid):

@@ -62,11 +62,7 @@ extension StoryWrites {
             if error.kind == .busy { response.headers["Retry-After"] = "10" }
             return response
         } catch StoryPublisher.Refusal.upstreamSlow {
-            var response = try await form(
-                context, session, error: "The story server took too long to take your clip, so nothing was posted. Try again in a few seconds.",
-                status: .serviceUnavailable, chosen: chosen)
-            response.headers["Retry-After"] = "5"
-            return response
+            return try await upstreamTooSlow(taking: "clip", context, session, chosen: chosen)
         } catch let error as HatkError {
             if let refused = try await clipRefused(error, context, session, chosen: chosen) { return refused }
             if let refused = try await uploadRefused(error, context, session) { return refused }

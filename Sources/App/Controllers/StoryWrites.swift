@@ -211,11 +211,7 @@ struct StoryWrites: Sendable {
             throw HTTPError(
                 .serviceUnavailable, "Many photos are being processed right now. Try again in a few seconds.", headers: ["Retry-After": "5"])
         } catch StoryPublisher.Refusal.upstreamSlow {
-            var response = try await form(
-                context, session, error: "The story server took too long to take your photo, so nothing was posted. Try again in a few seconds.",
-                status: .serviceUnavailable, chosen: chosen)
-            response.headers["Retry-After"] = "5"
-            return response
+            return try await upstreamTooSlow(taking: "photo", context, session, chosen: chosen)
         } catch StoryPublisher.Refusal.unusable(let error) {
             let status: HTTPStatus =
                 switch error.kind {
@@ -261,6 +257,19 @@ struct StoryWrites: Sendable {
         case true?: return .redirect(to: story.with([("posted", "bluesky")]))
         case false?: return .redirect(to: story.with([("posted", "bluesky-failed")]))
         }
+    }
+
+    /// The form again, 503 with Retry-After: the story server did not take the upload in time, and nothing was posted.
+    func upstreamTooSlow(
+        taking what: String, _ context: RequestContext, _ session: BrowserSession, chosen: PlaceCandidate?
+    ) async throws
+        -> Response
+    {
+        var response = try await form(
+            context, session, error: "The story server took too long to take your \(what), so nothing was posted. Try again in a few seconds.",
+            status: .serviceUnavailable, chosen: chosen)
+        response.headers["Retry-After"] = "5"
+        return response
     }
 
     /// The form with what the story server's refusal of an upload means; nil for failures that are not about
