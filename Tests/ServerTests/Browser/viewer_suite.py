@@ -2198,7 +2198,10 @@ class Clips(Base):
         d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
         end = time.time() + 180
         while "/story/" not in d.current_url:
-            self.assertLess(time.time(), end, f"the posted clip's story (shown {shown})")
+            if time.time() > end:
+                problem = d.execute_script("const e = document.querySelector('#photo-error, [data-upload-error]:not([hidden])');"
+                                           "return [document.title, e && e.textContent]")
+                self.fail(f"the posted clip's story: at {d.current_url} {problem}, shown {shown}")
             try:
                 now = d.execute_script("const f = document.querySelector('[data-create-form]'), b = f && f.querySelector('[data-progress-bar]');"
                                        "return f && f.dataset.phase ? [f.dataset.phase, b.hasAttribute('value') ? b.value : null] : null")
