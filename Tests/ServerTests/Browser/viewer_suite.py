@@ -2546,6 +2546,33 @@ class Clips(Base):
         self.assertEqual(in_page, 1)
 
     @runs("client")
+    def test_ab_a_warned_clip_is_not_fetched_before_show_and_plays_after(self):
+        d = self.open("/")
+        self.sign_in(d, self.POSTER)
+        self.clip_form(d)
+        d.find_element(By.ID, "photo").send_keys(make_clip("warned.mp4", 3, size="320x240"))
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed(), 15, "the clip's start slider")
+        d.find_element(By.CSS_SELECTOR, "input[name=labels][value=nudity]").click()
+        path, _ = self.submit_clip(d)
+        try:
+            item = self.item_of(path)
+            self.assertEqual(item["warning"]["label"], "nudity")
+            self.assertTrue(item["alt"].startswith("Hidden video (Nudity)"), item["alt"])
+            v = self.open(path, reduced=True)  # paused, so Show does not start the clock on to the next story
+            wait(lambda: v.find_element(By.CSS_SELECTOR, "[data-viewer] [data-warning]").is_displayed(), 5, "the warning")
+            time.sleep(0.5)
+            self.assertIsNone(self.clip(v)["video"], "no clip in the stage behind a warning")
+            fetched = v.execute_script("return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+            self.assertNotIn(item["video"], fetched, "the clip is not fetched before Show")
+            self.viewer(v, "[data-reveal]").click()
+            wait(lambda: (c := self.clip(v))["video"] and c["video"]["ready"] >= 2 and c["play"], 10, "the clip after Show, paused")
+            self.assertTrue(v.find_element(By.CSS_SELECTOR, "[data-viewer] img[data-story-item]").get_attribute("alt").startswith("Video by"))
+            self.viewer(v, "[data-play-clip]").click()
+            self.playing_clip(v)
+        finally:
+            self.delete_story(d, path)
+
+    @runs("client")
     def test_aa_clip_pages_pass_axe_and_the_nu_checker(self):
         paths = self.clips()
         d = self.open(paths["long"])
