@@ -19,7 +19,7 @@ TEST_PACKAGES := curl python3-pip chromium chromium-driver libheif-examples webp
 	libnss3-tools caddy postgresql debootstrap systemd procps zbar-tools node-acorn default-jre-headless
 # `make deb`: dpkg-deb is in dpkg itself; dpkg-shlibdeps (dpkg-dev) works out Depends from the binary's libraries.
 DEB_PACKAGES := dpkg-dev binutils
-BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql linux-perf
+BENCH_PACKAGES := wrk nginx-light curl libheif-examples libvips42 postgresql linux-perf time ffmpeg
 
 # Sample photographs for the demo household: scikit-image's bundled sample data (public domain / CC0,
 # see docs/demo-photos.md), taken from its wheel on PyPI, never committed.
@@ -41,6 +41,12 @@ bench: deps bench-deps bench-python demo-photos places-data release
 	bash Tests/Benchmarks/soak.sh
 	bash Tests/Benchmarks/fronts.sh
 	bash Tests/Benchmarks/backup.sh
+	bash Tests/Benchmarks/video.sh
+
+# A 20 s 4K HEVC HDR clip and a 20 s 1080p H.264 clip made into 15-second stories: grain-stories against the same
+# ffmpeg command alone, against the clip's length, the child's and the server's peak memory (issue 27; ROUNDS=).
+bench-video: deps bench-deps demo-photos release
+	bash Tests/Benchmarks/video.sh
 
 # Pages and photos against nginx on the same bytes, a public household then a private one (issue 29; DURATION=,
 # ROUNDS=, CONNECTIONS=).
@@ -77,7 +83,7 @@ bench-memory: deps bench-deps bench-python demo-photos release
 soak: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/soak.sh
 
-.PHONY: household dev test-matrix check-js bench-http bench-profile bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
+.PHONY: household dev test-matrix check-js bench-video bench-http bench-profile bench-kiosk deb deb-test bench-fronts bench-backup places-data bench bench-memory bench-imaging bench-python soak run test deps test-deps test-python bench-deps build release demo-photos clean fuzz format format-check
 
 # The release build, as the .deb, the Docker image and the benchmarks run it: a debug build processes photos several
 # times slower.

@@ -144,7 +144,12 @@ swift_test() { "$SWIFT" test --skip-build --ignore-lock "$@"; }
 
 # The lanes' jobs.
 front() { job front swift_test --filter '^AppTests\.'; }
-suites() { job suites swift_test --no-parallel --skip '^AppTests\.' --skip 'Browser' --skip 'DeploymentSuiteTests'; }
+suites() {
+    job suites swift_test --no-parallel --skip '^AppTests\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
+        --skip 'ClipPostingTests'
+}
+# Clips spend their time in ffmpeg children: a job of their own, in the lane whose browser cells leave a core free.
+clips() { job clips swift_test --filter '^VideoTests\.' --filter 'ClipPostingTests'; }
 browser_phone() { job browser-phone swift_test --filter 'BrowserSuiteTests/phone\(\)'; }
 browser_remote() { job browser-remote swift_test --filter 'BrowserSuiteTests/remote\(\)'; }
 browser_kiosk() { job browser-kiosk swift_test --no-parallel --filter 'BrowserSuiteTests/(phoneKiosk|remoteKiosk)\(\)'; }
@@ -165,7 +170,7 @@ deb() {
     release_built || return 1
     job deb make --no-print-directory deb-test
 }
-lane1=(browser_phone browser_remote browser_kiosk deployment fuzz)
+lane1=(browser_phone browser_remote browser_kiosk clips deployment fuzz)
 lane2=(front suites browser_sizes deb)
 
 export GRAIN_DEMO_PHOTOS=${DEMO_PHOTOS:-$PWD/.build/demo-photos}

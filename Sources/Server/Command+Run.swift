@@ -12,6 +12,8 @@ extension Command {
             print(Command.usage)
         case .processImage(let input, let output, let maxBytes, let places):
             print(try Tools.processImage(input: input, output: output, maxBytes: maxBytes, placesCSV: places))
+        case .processVideo(let input, let output, let start):
+            print(try await Tools.processVideo(input: input, output: output, start: start))
         case .h3(let resolution):
             while let line = readLine() {
                 print(Tools.h3Line(line, resolution: resolution))

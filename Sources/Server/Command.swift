@@ -19,6 +19,8 @@ public enum Command: Sendable {
     case restore(RestoreCommand)
     /// `image process IN OUT [--max-bytes N] [--places FILE]`
     case processImage(input: String, output: String, maxBytes: Int, placesCSV: String)
+    /// `video process IN OUT [--start S]`: a clip made into a story's MP4 as an upload would be.
+    case processVideo(input: String, output: String, start: Double)
     /// `h3 [--res N]`: `lat,lng` lines on stdin, one cell per line out.
     case h3(resolution: Int)
     case help
@@ -47,6 +49,7 @@ public enum Command: Sendable {
                grain-stories backup verify SRC
                grain-stories restore --from SRC --data EMPTYDIR [--without-key]
                grain-stories image process IN OUT [--max-bytes N] [--places FILE]
+               grain-stories video process IN OUT [--start SECONDS]   (a clip into a 15-second story MP4)
                grain-stories h3 [--res N]          (reads lat,lng lines on standard input)
 
           --host ADDRESS        address to listen on (default 127.0.0.1)
@@ -151,6 +154,16 @@ public enum Command: Sendable {
                 }
             }
             return .processImage(input: arguments[2], output: arguments[3], maxBytes: maxBytes, placesCSV: places)
+        case "video":
+            guard arguments.count == 4 || (arguments.count == 6 && arguments[4] == "--start"), arguments[1] == "process" else {
+                throw UsageError(description: "usage: grain-stories video process IN OUT [--start SECONDS]")
+            }
+            var start = 0.0
+            if arguments.count == 6 {
+                guard let seconds = Double(arguments[5]), seconds >= 0 else { throw UsageError(description: "--start takes seconds") }
+                start = seconds
+            }
+            return .processVideo(input: arguments[2], output: arguments[3], start: start)
         case "h3":
             var resolution = 10
             if arguments.count == 3, arguments[1] == "--res" {

@@ -1,11 +1,14 @@
 import Foundation
+import Logging
 
 /// Debian's `ffprobe` and `ffmpeg`, run as bounded child processes: a hostile file can make a child fail, never
 /// the server. One processor is shared by everything that touches video, so its slots bound the whole process.
 public final class ClipProcessor: Sendable {
     /// What each child may use before it is stopped.
     public struct ChildLimits: Sendable, Equatable {
-        /// Address space (`RLIMIT_AS`).
+        /// Address space (`RLIMIT_AS`). Debian's ffmpeg needs about 250 MB to load its libraries; a 4K 10-bit HEVC
+        /// clip tone-mapped to 720p peaks at about 0.8 GB with 2 threads and 1.3 GB with 8 (ffmpeg 5.1, two malloc
+        /// arenas), which leaves room for 8K input.
         public var memoryBytes: Int = 3 << 30
         /// CPU seconds (`RLIMIT_CPU`), over all the child's threads.
         public var cpuSeconds: Int = 240
@@ -19,6 +22,12 @@ public final class ClipProcessor: Sendable {
 
     public let limits: VideoLimits
     public let child: ChildLimits
+    let ffmpeg: String
+    let ffprobe: String
+    let gate: ProcessingGate
+    /// Threads each ffmpeg decodes, filters and encodes with.
+    let threads: Int
+    let logger = Logger("video")
 
     /// - Parameters:
     ///   - slots: children at once; nil is one per pair of cores.
@@ -29,27 +38,19 @@ public final class ClipProcessor: Sendable {
     ) {
         self.limits = limits
         self.child = child
+        self.ffmpeg = ffmpeg
+        self.ffprobe = ffprobe
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        gate = ProcessingGate(slots: slots ?? max(1, cores / 2), waiting: waiting)
+        threads = ChildArguments.threads(cores: cores)
     }
 
-    /// Probes `path` (streams, codec, size, duration, rotation, location) and checks it against ``limits``.
-    public func probe(_ path: String) async throws(VideoError) -> ProbedClip {
-        throw VideoError(.damaged, "not yet")
-    }
-
-    /// Transcodes `storySeconds` from `start` of a probed clip to `output`.
-    public func transcode(
-        _ path: String, probed: ProbedClip, start: Double, to output: String, progress: @escaping @Sendable (Double) -> Void = { _ in }
-    ) async throws(VideoError) -> TranscodedClip {
-        throw VideoError(.damaged, "not yet")
-    }
-
-    /// The first frame of an MP4 as PNG bytes, for the image pipeline to make posters of.
-    public func posterFrame(_ path: String) async throws(VideoError) -> [UInt8] {
-        throw VideoError(.damaged, "not yet")
-    }
-
-    /// Checks that an uploaded MP4 is what ``transcode(_:probed:start:to:progress:)`` makes.
-    public func checkStoryClip(_ path: String) async throws(VideoError) -> ProbedClip {
-        throw VideoError(.notOurFormat, "not yet")
+    /// The ffmpeg command line ``transcode(_:probed:start:to:progress:)`` runs for these arguments (its first try,
+    /// writing straight to `output`), for benchmarks and logs. It starts with the ffmpeg executable; the server
+    /// runs it under `prlimit` and `nice`.
+    public func transcodeArguments(_ path: String, probed: ProbedClip, start: Double, to output: String) -> [String] {
+        guard let video = probed.video else { return [] }
+        let plan = TranscodePlan(probed: probed, video: video, start: start, limits: limits)
+        return ChildArguments.transcode(ffmpeg: ffmpeg, plan: plan, input: path, output: output, threads: threads)
     }
 }

@@ -92,7 +92,7 @@ extension StoryWrites {
     ) async throws
         -> Response?
     {
-        guard case .http(403, "ScopeMissingError") = error.kind else { return nil }
+        guard case .http(let status, "ScopeMissingError") = error.kind, [401, 403].contains(status) else { return nil }
         return try await form(
             context, session,
             error: "Your sign-in here is from before clips could be posted. Sign out and sign in again, then post the clip.",
