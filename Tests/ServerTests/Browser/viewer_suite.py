@@ -2198,7 +2198,10 @@ class Clips(Base):
         d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
         end = time.time() + 180
         while "/story/" not in d.current_url:
-            self.assertLess(time.time(), end, f"the posted clip's story (shown {shown})")
+            if time.time() > end:
+                problem = d.execute_script("const e = document.querySelector('#photo-error, [data-upload-error]:not([hidden])');"
+                                           "return [document.title, e && e.textContent]")
+                self.fail(f"the posted clip's story: at {d.current_url} {problem}, shown {shown}")
             try:
                 now = d.execute_script("const f = document.querySelector('[data-create-form]'), b = f && f.querySelector('[data-progress-bar]');"
                                        "return f && f.dataset.phase ? [f.dataset.phase, b.hasAttribute('value') ? b.value : null] : null")
@@ -2541,6 +2544,33 @@ class Clips(Base):
         self.assertLessEqual(held, 2, "the current clip and the next one's, no more")
         self.assertLessEqual(playing, 1)
         self.assertEqual(in_page, 1)
+
+    @runs("client")
+    def test_ab_a_warned_clip_is_not_fetched_before_show_and_plays_after(self):
+        d = self.open("/")
+        self.sign_in(d, self.POSTER)
+        self.clip_form(d)
+        d.find_element(By.ID, "photo").send_keys(make_clip("warned.mp4", 3, size="320x240"))
+        wait(lambda: d.find_element(By.CSS_SELECTOR, "[data-clip-window]").is_displayed(), 15, "the clip's start slider")
+        d.find_element(By.CSS_SELECTOR, "input[name=labels][value=nudity]").click()
+        path, _ = self.submit_clip(d)
+        try:
+            item = self.item_of(path)
+            self.assertEqual(item["warning"]["label"], "nudity")
+            self.assertTrue(item["alt"].startswith("Hidden video (Nudity)"), item["alt"])
+            v = self.open(path, reduced=True)  # paused, so Show does not start the clock on to the next story
+            wait(lambda: v.find_element(By.CSS_SELECTOR, "[data-viewer] [data-warning]").is_displayed(), 5, "the warning")
+            time.sleep(0.5)
+            self.assertIsNone(self.clip(v)["video"], "no clip in the stage behind a warning")
+            fetched = v.execute_script("return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+            self.assertNotIn(item["video"], fetched, "the clip is not fetched before Show")
+            self.viewer(v, "[data-reveal]").click()
+            wait(lambda: (c := self.clip(v))["video"] and c["video"]["ready"] >= 2 and c["play"], 10, "the clip after Show, paused")
+            self.assertTrue(v.find_element(By.CSS_SELECTOR, "[data-viewer] img[data-story-item]").get_attribute("alt").startswith("Video by"))
+            self.viewer(v, "[data-play-clip]").click()
+            self.playing_clip(v)
+        finally:
+            self.delete_story(d, path)
 
     @runs("client")
     def test_aa_clip_pages_pass_axe_and_the_nu_checker(self):
