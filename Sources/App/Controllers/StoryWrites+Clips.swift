@@ -95,17 +95,20 @@ extension StoryWrites {
             status: .forbidden, chosen: chosen)
     }
 
-    /// `GET /create/progress?token=…`: how far the visitor's clip is, for the form's script.
+    /// `GET /create/progress?token=…`: how far the visitor's clip is, for the form's script. A well-formed token the
+    /// server has no news of yet is waiting (its upload may still be arriving, or its post just answered): the script
+    /// stops asking when the post answers, and a 404 would be a console error in between.
     func clipProgress(_ context: RequestContext) async throws -> Response {
-        let entry = context.session.flatMap { progress.entry(session: $0.idHash, token: context.query("token") ?? "") }
-        let body: [String: JSONValue] =
-            if let entry {
-                ["phase": .string(entry.phase.rawValue), "fraction": .number((entry.fraction * 1000).rounded() / 1000)]
-            } else {
-                ["error": .string("No clip of yours is being processed under this token.")]
-            }
+        let token = context.query("token") ?? ""
+        guard let session = context.session, UploadProgress.isToken(token) else {
+            throw HTTPError(.badRequest, "The progress token is 16 to 64 letters, digits, - or _.")
+        }
+        let entry = progress.entry(session: session.idHash, token: token) ?? UploadProgress.Entry(phase: .waiting, fraction: 0, updated: .now)
+        let body: [String: JSONValue] = [
+            "phase": .string(entry.phase.rawValue), "fraction": .number((entry.fraction * 1000).rounded() / 1000),
+        ]
         return Response(
-            status: entry == nil ? .notFound : .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: .bytes(Array(try JSONEncoder().encode(JSONValue.object(body)))))
     }
 }
