@@ -74,6 +74,12 @@ struct BrowserSuiteTests {
             let row = try store.storyAuthors(now: app.clock.now, viewer: viewer.did).first { $0.did == author.did.rawValue }
             return .text(String(row?.unviewedCount ?? -1))
         }
+        router.on(.get, "/upstream-blobs") { _ in
+            // The blob files of the hatk the front writes to (the remote one, or its own backend): a clip refused
+            // before it went upstream leaves their number as it was.
+            let data = (upstream ?? app).dataDirectory + "/blobs"
+            return .text(String((try? FileManager.default.contentsOfDirectory(atPath: data))?.count ?? -1))
+        }
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0

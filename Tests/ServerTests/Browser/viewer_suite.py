@@ -2605,6 +2605,34 @@ class Clips(Base):
                   if m.get("type") == "error"]
         self.assertEqual(errors, [], "Nu HTML checker errors")
 
+    @runs("data")
+    def test_ac_a_server_posting_to_grain_offers_photos_only_and_refuses_a_clip_before_anything_goes_upstream(self):
+        """Grain grants images only, and hatk signs a person out of Grain everywhere when a clip reaches it: against a
+        remote hatk the form offers photos only and says why, and a clip sent anyway (its accept list does not bind a
+        script or a crafted post) is refused with that sentence while the hatk's blob directory stays as it was. The
+        embedded household's form offers clips."""
+        d = browser()
+        try:
+            self.sign_in(d, "jonas.home.test")
+            d.get(BASE + "/create")
+            accept = d.find_element(By.ID, "photo").get_attribute("accept")
+            if not REMOTE:
+                self.assertIn("video/*", accept, "the household's form offers clips")
+                return
+            self.assertNotIn("video/*", accept)
+            note = d.find_element(By.CSS_SELECTOR, "[data-no-clips]").text
+            self.assertIn("Grain accepts photos only", note)
+            before = urllib.request.urlopen(CONTROL + "/upstream-blobs", timeout=10).read().decode()
+            self.expect_console += [r"status of 415", r"Unsupported Media Type"]
+            d.find_element(By.ID, "photo").send_keys(make_clip("to-grain.mp4", 2))
+            d.find_element(By.CSS_SELECTOR, "form[data-create-form] button[type=submit]").click()
+            errors = "#photo-error, [data-upload-error]"
+            wait(lambda: "Clips can be posted only" in " ".join(e.text for e in d.find_elements(By.CSS_SELECTOR, errors)),
+                 timeout=60, message="the refusal, said as the form's error")
+            after = urllib.request.urlopen(CONTROL + "/upstream-blobs", timeout=10).read().decode()
+            self.assertEqual(before, after, "no blob reached the remote hatk")
+        finally:
+            give_back(d)
 
 class Widths(Base):
     @runs("client")
