@@ -103,12 +103,10 @@ extension StoryWrites {
         guard let session = context.session, UploadProgress.isToken(token) else {
             throw HTTPError(.badRequest, "The progress token is 16 to 64 letters, digits, - or _.")
         }
-        let entry = progress.entry(session: session.idHash, token: token) ?? UploadProgress.Entry(phase: .waiting, fraction: 0, updated: .now)
-        let body: [String: JSONValue] = [
-            "phase": .string(entry.phase.rawValue), "fraction": .number((entry.fraction * 1000).rounded() / 1000),
-        ]
-        return Response(
-            status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-            body: .bytes(Array(try JSONEncoder().encode(JSONValue.object(body)))))
+        var entry = progress.entry(session: session.idHash, token: token) ?? UploadProgress.Entry(phase: .waiting, fraction: 0, updated: .now)
+        entry.fraction = (entry.fraction * 1000).rounded() / 1000
+        var response = Response.json(entry)
+        response.headers["Cache-Control"] = "no-store"
+        return response
     }
 }

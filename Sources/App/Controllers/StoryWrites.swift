@@ -178,18 +178,17 @@ struct StoryWrites: Sendable {
             labels: context.form.values("labels"), crossPost: canCrossPost && context.form["crossPost"] != nil,
             chosenPlace: chosen)
         let origin = storyOrigin ?? context.origin
-        if case .clip(let part) = photo {
-            return try await createClip(part, choices: choices, chosen: chosen, description: description, context, session)
-        }
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
         // 25 MB upload never sits in memory while it waits for a worker. A staged share is already such a file.
         let input: StoryPublisher.Photo
         var partFile: String?
         switch photo {
+        case .clip(let part):
+            return try await createClip(part, choices: choices, chosen: chosen, description: description, context, session)
         case .staged(let path, _):
             input = .file(path)
-        case .part(let part), .clip(let part):
+        case .part(let part):
             switch part.body {
             case .bytes(let bytes):
                 input = .bytes(bytes)

@@ -9,12 +9,9 @@ extension BackendStore {
         try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM blobs WHERE cid = ?", [cid])?.int("n") ?? 0 }
     }
 
-    /// Keeps what was measured of a stored clip.
-    func recordClip(cid: String, durationMs: Int, width: Int, height: Int) throws {
-        try database.write {
-            try $0.execute(
-                "INSERT OR REPLACE INTO clips (cid, duration_ms, width, height) VALUES (?, ?, ?, ?)", [cid, durationMs, width, height])
-        }
+    /// Keeps a stored clip's length.
+    func recordClip(cid: String, durationMs: Int) throws {
+        try database.write { try $0.execute("INSERT OR REPLACE INTO clips (cid, duration_ms) VALUES (?, ?)", [cid, durationMs]) }
     }
 
     /// Forgets clips whose files are gone.

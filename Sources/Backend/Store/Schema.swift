@@ -181,12 +181,10 @@ enum Schema {
         """,
         """
         -- What the server measured of a clip when it stored it (blobs are content-addressed, so one row serves every
-        -- owner): its length for the viewer's progress bar and the thumbnails' badge, and its picture's size.
+        -- owner): its length, for the viewer's progress bar and the thumbnails' badge. Its size is the record's.
         CREATE TABLE clips (
             cid TEXT PRIMARY KEY,
-            duration_ms INTEGER NOT NULL,
-            width INTEGER NOT NULL,
-            height INTEGER NOT NULL
+            duration_ms INTEGER NOT NULL
         );
         """,
     ]

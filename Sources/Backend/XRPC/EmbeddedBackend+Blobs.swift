@@ -114,7 +114,7 @@ extension EmbeddedBackend {
                 let blob = try blobs.store(bytes, mimeType: mimeType, poster: clip?.poster)
                 try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
                 if let clip {
-                    try store.recordClip(cid: blob.cid, durationMs: clip.durationMs, width: clip.width, height: clip.height)
+                    try store.recordClip(cid: blob.cid, durationMs: clip.durationMs)
                 }
                 return blob
             }

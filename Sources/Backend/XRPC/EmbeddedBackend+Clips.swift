@@ -6,8 +6,6 @@ import Video
 /// A clip a client uploaded, checked to be what grain-stories makes, with its first frame for the posters.
 struct CheckedClip: Sendable {
     var durationMs: Int
-    var width: Int
-    var height: Int
     /// The first frame, as PNG bytes, for the image pipeline.
     var poster: [UInt8]
 }
@@ -29,12 +27,8 @@ extension EmbeddedBackend {
             guard probed.location == nil else {
                 return .failure(VideoError(.notOurFormat, "The clip carries the place it was filmed; remove its metadata before uploading"))
             }
-            guard let video = probed.video else { return .failure(VideoError(.noVideoStream, "The clip has no video stream")) }
             let poster = try await clips.posterFrame(path)
-            return .success(
-                CheckedClip(
-                    durationMs: Int((probed.duration * 1000).rounded()), width: video.displayWidth, height: video.displayHeight,
-                    poster: poster))
+            return .success(CheckedClip(durationMs: Int((probed.duration * 1000).rounded()), poster: poster))
         } catch {
             return .failure(error)
         }
