@@ -16,6 +16,12 @@ public struct CID: Hashable, Sendable, CustomStringConvertible {
         digest = SHA256.hash(bytes)
     }
 
+    /// The CID whose SHA-256 digest is `digest` (32 bytes, as `SHA256.hash(fileAt:)` gives for a file).
+    public init(codec: Codec, digest: [UInt8]) {
+        self.codec = codec
+        self.digest = digest
+    }
+
     /// Parses the base32 string form; only the CIDs this server makes are accepted.
     public init(_ string: String) throws(SyntaxError) {
         guard string.hasPrefix("b"), let bytes = Base32.decode(String(string.dropFirst())), bytes.count == 36,

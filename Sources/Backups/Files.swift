@@ -15,23 +15,12 @@ enum Files {
 
     /// The size and SHA-256 (hex) of a file, read in pieces.
     static func hash(_ path: String) throws -> (size: Int, sha256: String) {
-        let fd = try openForReading(path)
-        defer { close(fd) }
-        let hasher = SHA256.Hasher()
-        var size = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(fd, buffer.baseAddress, chunk)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", path)
-            }
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-            size += n
+        do {
+            let (size, digest) = try SHA256.hash(fileAt: path)
+            return (size, Hex.encode(digest))
+        } catch {
+            throw BackupError(.io, error.message)
         }
-        return (size, Hex.encode(hasher.finalize()))
     }
 
     /// A hard link at `destination` to `source` when both are on one filesystem (blob files are never rewritten,

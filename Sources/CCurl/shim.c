@@ -38,6 +38,13 @@ CURLcode ccurl_easy_set_body_sink(CURL *handle, curl_write_callback callback, vo
     return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_WRITEDATA, context);
 }
 
+CURLcode ccurl_easy_set_body_source(CURL *handle, curl_read_callback read, curl_seek_callback seek, void *context) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_READFUNCTION, read);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_READDATA, context);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, seek);
+    return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_SEEKDATA, context);
+}
+
 CURLcode ccurl_easy_set_header_sink(CURL *handle, curl_write_callback callback, void *context) {
     CURLcode code = curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
     return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_HEADERDATA, context);

@@ -39,6 +39,24 @@ extension HatkClient {
     ) async throws(HatkError)
         -> BlobRef
     {
+        try await uploadBlob(.bytes(Data(bytes)), mimeType: mimeType, as: credentials)
+    }
+
+    /// Uploads the file at `path` as a blob, read as it is sent (a clip is never held in memory on its way out);
+    /// the same types are refused as by `uploadBlob(_:mimeType:as:)`.
+    public func uploadBlob(
+        fileAt path: String, mimeType: String, as credentials: DPoPCredentials
+    ) async throws(HatkError)
+        -> BlobRef
+    {
+        try await uploadBlob(.file(path: path), mimeType: mimeType, as: credentials)
+    }
+
+    private func uploadBlob(
+        _ body: OutboundRequest.Body, mimeType: String, as credentials: DPoPCredentials
+    ) async throws(HatkError)
+        -> BlobRef
+    {
         // The last line of defence: whatever a caller does, nothing but an image leaves for a server that may be Grain's.
         guard mimeType.hasPrefix("image/") || sendsClips else {
             throw HatkError(
@@ -46,7 +64,7 @@ extension HatkClient {
                 detail: "grain-stories sends only images to \(baseURL.host ?? "this server"); a \(mimeType) blob was not sent")
         }
         let output: UploadBlobOutput = try await procedure(
-            "dev.hatk.uploadBlob", body: Data(bytes), contentType: mimeType, credentials: credentials)
+            "dev.hatk.uploadBlob", body: body, contentType: mimeType, credentials: credentials)
         return output.blob
     }
 
@@ -82,12 +100,12 @@ extension HatkClient {
         -> Output
     {
         let body = (try? JSONEncoder().encode(json)) ?? Data()
-        return try await procedure(nsid, body: body, contentType: "application/json", credentials: credentials)
+        return try await procedure(nsid, body: .bytes(body), contentType: "application/json", credentials: credentials)
     }
 
     /// One signed POST.
     func procedure<Output: Decodable>(
-        _ nsid: String, body: Data, contentType: String, credentials: DPoPCredentials
+        _ nsid: String, body: OutboundRequest.Body, contentType: String, credentials: DPoPCredentials
     ) async throws(HatkError) -> Output {
         let url = try xrpcURL(nsid, [])
         let request = OutboundRequest(

@@ -9,13 +9,22 @@ public struct OutboundRequest: Sendable {
     /// Sent as given; a name or value with a line break or NUL makes `send` fail with `.invalidRequest`.
     public var headers: OutboundHeaders
     /// The request body; nil sends none (and no `Content-Length`).
-    public var body: Data?
+    public var body: Body?
     /// The whole exchange, connecting included, must finish within this.
     public var timeout: Duration
 
+    /// What a request sends: bytes in memory, or a file read as it is sent (a clip of megabytes is never copied
+    /// into memory on its way out).
+    public enum Body: Sendable, Equatable {
+        case bytes(Data)
+        /// The whole file at `path`, as it is when the request is sent; `send` fails with `.invalidRequest` when
+        /// it cannot be opened.
+        case file(path: String)
+    }
+
     /// A request; by default a GET with no headers or body that may take 10 seconds.
     public init(
-        method: String = "GET", url: URL, headers: OutboundHeaders = [:], body: Data? = nil,
+        method: String = "GET", url: URL, headers: OutboundHeaders = [:], body: Body? = nil,
         timeout: Duration = .seconds(10)
     ) {
         self.method = method

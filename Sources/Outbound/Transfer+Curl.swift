@@ -52,17 +52,48 @@ extension Transfer {
         guard request.body != nil || method == "POST" else {
             return method == "GET" ? [] : [ccurl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method)]
         }
-        let body = request.body ?? Data()
-        var codes = [ccurl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))]
-        // COPYPOSTFIELDS copies exactly POSTFIELDSIZE bytes (set first), so binary bodies survive.
-        if body.isEmpty {
-            codes.append(ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, ""))
-        } else {
+        var codes: [CURLcode]
+        switch request.body {
+        case .file:
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            codes = [
+                ccurl_easy_setopt_long(handle, CURLOPT_POST, 1),
+                ccurl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyFile?.length ?? 0)),
+                ccurl_easy_set_body_source(handle, Self.bodySource, Self.bodySeek, context),
+            ]
+        case .bytes(let body):
+            codes = [ccurl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))]
+            // COPYPOSTFIELDS copies exactly POSTFIELDSIZE bytes (set first), so binary bodies survive.
             codes.append(
-                body.withUnsafeBytes { ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
+                body.isEmpty
+                    ? ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, "")
+                    : body.withUnsafeBytes { ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
+        case nil:
+            codes = [
+                ccurl_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0),
+                ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, ""),
+            ]
         }
         if method != "POST" { codes.append(ccurl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method)) }
         return codes
+    }
+
+    private static let bodySource: curl_read_callback = { buffer, size, count, context in
+        guard let context, let buffer else { return Int(CURL_READFUNC_ABORT) }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        guard let read = transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count), at: transfer.bodyOffset)
+        else { return Int(CURL_READFUNC_ABORT) }
+        transfer.bodyOffset += read
+        return read
+    }
+
+    /// curl rewinds only to resend the body from the start (a connection that closed under a reused handle).
+    private static let bodySeek: curl_seek_callback = { context, offset, origin in
+        guard let context, origin == SEEK_SET, offset >= 0 else { return CURL_SEEKFUNC_CANTSEEK }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        guard Int(offset) <= transfer.bodyFile?.length ?? 0 else { return CURL_SEEKFUNC_FAIL }
+        transfer.bodyOffset = Int(offset)
+        return CURL_SEEKFUNC_OK
     }
 
     /// At least 1 ms: curl reads 0 as "no timeout".

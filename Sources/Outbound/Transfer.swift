@@ -23,11 +23,15 @@ final class Transfer: @unchecked Sendable {
     let headerList: UnsafeMutablePointer<curl_slist>?
     /// CURLOPT_ERRORBUFFER: curl's message for a failed transfer.
     let errorBuffer: UnsafeMutablePointer<CChar>
+    /// A `.file` body: its descriptor, opened here so a missing file fails the call, and its length when opened.
+    let bodyFile: (fd: Int32, length: Int)?
 
     // Written by curl's callbacks during the transfer.
     var headers = OutboundHeaders()
     var body = Data()
     var overflowed = false
+    /// How far curl has read a file body.
+    var bodyOffset = 0
     var refusal: (address: IPAddress, category: AddressCategory)?
 
     init(
@@ -60,6 +64,18 @@ final class Transfer: @unchecked Sendable {
         self.maximumBodySize = maximumBodySize
         self.connectTimeout = connectTimeout
         self.keepsConnectionOpen = keepsConnectionOpen
+        if case .file(let path) = request.body {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            var status = stat()
+            guard fd >= 0, fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                throw OutboundError(.invalidRequest, host: url.origin.host, detail: "cannot read the body file \(path): \(reason)")
+            }
+            bodyFile = (fd, Int(status.st_size))
+        } else {
+            bodyFile = nil
+        }
         headerList = lines.reduce(nil) { list, line in curl_slist_append(list, line) }
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(to: 0)
@@ -68,6 +84,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+        if let bodyFile { close(bodyFile.fd) }
     }
 
     /// Answers the caller; later calls do nothing.
@@ -109,6 +126,19 @@ final class Transfer: @unchecked Sendable {
         guard checksAddresses, let category = AddressCategory.of(address) else { return true }
         if refusal == nil { refusal = (address, category) }
         return false
+    }
+
+    /// Fills `buffer` with the file body's bytes from `offset`: how many were read, 0 at its end, nil when the file
+    /// could not be read or is shorter than when it was opened (curl then aborts the transfer).
+    func readBody(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int? {
+        guard let bodyFile, let base = buffer.baseAddress else { return nil }
+        let wanted = min(buffer.count, bodyFile.length - offset)
+        guard wanted > 0 else { return 0 }
+        while true {
+            let n = pread(bodyFile.fd, base, wanted, off_t(offset))
+            if n < 0, errno == EINTR { continue }
+            return n > 0 ? n : nil
+        }
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

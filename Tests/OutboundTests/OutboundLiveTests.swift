@@ -157,7 +157,7 @@ struct OutboundLiveTests {
         let response = try await client(allowing: server).send(
             OutboundRequest(
                 method: "PUT", url: server.url.appendingPathComponent("thing"),
-                headers: ["X-Test": "value 1", "Content-Type": "application/octet-stream"], body: body))
+                headers: ["X-Test": "value 1", "Content-Type": "application/octet-stream"], body: .bytes(body)))
 
         let received = try #require(server.requests.first)
         #expect(received.method == "PUT")
@@ -170,6 +170,48 @@ struct OutboundLiveTests {
         #expect(response.headers["dpop-nonce"] == "n-1")
         #expect(response.headers["DPOP-NONCE"] == "n-1")
         #expect(response.headers["x-echo"] == "value 1")
+    }
+
+    @Test("a file body is read as it is sent: every byte arrives with its length, and a POST repeated on a kept connection sends it again")
+    func fileBody() async throws {
+        let server = try RawHTTPServer { request in .init(body: Array("\(request.body.count)".utf8)) }
+        defer { server.stop() }
+        // Larger than curl's upload buffer, so the body is read in many pieces.
+        var bytes = [UInt8](repeating: 0, count: 3_000_001)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbound-\(UUID().uuidString).bin").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        defer { unlink(path) }
+        let client = client(allowing: server)
+
+        for _ in 0..<2 {
+            let response = try await client.send(
+                OutboundRequest(method: "POST", url: server.url, headers: ["Content-Type": "video/mp4"], body: .file(path: path)))
+            #expect(String(decoding: response.body, as: UTF8.self) == "3000001")
+        }
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.body == bytes })
+        #expect(server.requests.map { $0.headers["content-length"] } == ["3000001", "3000001"])
+        #expect(server.requests.allSatisfy { $0.headers["content-type"] == "video/mp4" })
+    }
+
+    @Test("a file body that cannot be opened fails the call before anything is sent")
+    func missingFileBody() async throws {
+        let server = try RawHTTPServer { _ in .init(body: []) }
+        defer { server.stop() }
+        let missing = "/nonexistent/\(UUID().uuidString).mp4"
+
+        await #expect {
+            _ = try await client(allowing: server).send(OutboundRequest(method: "POST", url: server.url, body: .file(path: missing)))
+        } throws: { error in
+            guard let error = error as? OutboundError, case .invalidRequest = error.kind else { return false }
+            return error.description.contains(missing)
+        }
+        await #expect(throws: OutboundError.self) {
+            _ = try await client(allowing: server).send(
+                OutboundRequest(method: "POST", url: server.url, body: .file(path: FileManager.default.temporaryDirectory.path)))
+        }
+        #expect(server.requests.isEmpty)
     }
 
     @Test("a header value with a line break is refused before anything is sent")

@@ -19,6 +19,9 @@ CURLcode ccurl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value
 CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 /// Sets both CURLOPT_WRITEFUNCTION and CURLOPT_WRITEDATA.
 CURLcode ccurl_easy_set_body_sink(CURL *handle, curl_write_callback callback, void *context);
+/// Sets CURLOPT_READFUNCTION, CURLOPT_READDATA, CURLOPT_SEEKFUNCTION and CURLOPT_SEEKDATA: the request body is
+/// read from `context` as curl sends it (and read again from the start should curl need to resend it).
+CURLcode ccurl_easy_set_body_source(CURL *handle, curl_read_callback read, curl_seek_callback seek, void *context);
 /// Sets both CURLOPT_HEADERFUNCTION and CURLOPT_HEADERDATA.
 CURLcode ccurl_easy_set_header_sink(CURL *handle, curl_write_callback callback, void *context);
 /// Routes every socket the handle opens through the installed address filter, with `context` passed to it.

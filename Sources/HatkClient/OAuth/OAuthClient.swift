@@ -186,7 +186,7 @@ public final class OAuthClient: Sendable {
         var request = OutboundRequest(
             method: "POST", url: transported(url),
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-            body: Data(Self.formEncode(form).utf8), timeout: timeout)
+            body: .bytes(Data(Self.formEncode(form).utf8)), timeout: timeout)
         for (name, value) in headers { request.headers[name] = value }
         for attempt in 0..<2 {
             do {
