@@ -75,6 +75,13 @@ public final class EmbeddedBackend: Sendable {
             xrpc.on(.post, "/xrpc/:nsid", bodyLimit: Self.maxBlobSize + 64 * 1024, admission: admission) { [self] request in
                 try await self.procedure(request)
             }
+            // A blob streams to a file beside the blobs (a clip is then renamed into place, never held in memory).
+            xrpc.on(
+                .post, "/xrpc/" + Procedure.uploadBlob.rawValue, bodyLimit: Self.maxBlobSize + 64 * 1024,
+                bodyStorage: .temporaryFile(directory: blobs.temporary), admission: admission
+            ) { [self] request in
+                try await self.procedure(request, nsid: Procedure.uploadBlob.rawValue)
+            }
             xrpc.on(.options, "/xrpc/:nsid") { _ in
                 Response(status: .ok, headers: XRPC.corsHeaders)
             }

@@ -118,6 +118,11 @@ public struct Router: Sendable, RouteRegistry {
         options(method: method, path: path).limit
     }
 
+    /// Where the route for `method` and `path` keeps its body while it arrives.
+    public func bodyStorage(method: HTTPMethod, path: String) -> BodyStorage {
+        options(method: method, path: path).storage
+    }
+
     /// Answers `request` through the group that owns its path: routes it, runs that group's middleware and the
     /// handler, and renders errors with that group's responder. Never throws. Errors other than `HTTPError` become
     /// a generic 500; the real error goes to stderr.

@@ -111,4 +111,37 @@ import Video
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: f.directory + "/tmp")
         #expect(leftovers.isEmpty, "nothing of a check is left: \(leftovers)")
     }
+
+    @Test("a blob's body streams to a file beside the blobs, and a clip sent so is stored from that file with its bytes intact")
+    func clipBodyOnDisk() async throws {
+        let f = try BackendFixture(clips: ClipProcessor())
+        let maya = try f.account("maya")
+        #expect(f.router.bodyStorage(method: .post, path: "/xrpc/dev.hatk.uploadBlob") == .temporaryFile(directory: f.directory + "/tmp"))
+        #expect(f.router.bodyStorage(method: .post, path: "/xrpc/dev.hatk.createRecord") == .memory)
+
+        let clip = try Self.storyClip()
+        // As the server hands it over: a body file in the blobs' temporary directory, named as the server names them.
+        let arrived = f.directory + "/tmp/body-" + String(repeating: "a", count: 32) + ".tmp"
+        #expect(FileManager.default.createFile(atPath: arrived, contents: Data(clip)))
+        let headers: HTTPHeaders = ["Content-Type": "video/mp4", "X-Test-Viewer": maya.rawValue, "X-Test-Scope": Self.clipScope]
+        let response = await f.router.respond(
+            to: Request(
+                method: .post, path: "/xrpc/dev.hatk.uploadBlob", headers: headers,
+                body: .file(BodyFile(path: arrived, count: clip.count))))
+        #expect(response.status == .ok)
+        guard case .bytes(let answer) = response.body else { Issue.record("a JSON answer"); return }
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(answer))
+        let cid = try #require(json["blob"]?["ref"]?["$link"]?.stringValue)
+        #expect(cid == CID(hashing: clip, codec: .raw).description)
+        #expect(json["blob"]?["size"]?.intValue == Int64(clip.count))
+        let stored = try Data(contentsOf: URL(fileURLWithPath: f.backend.blobs.path(cid: cid, preset: .fullsize)))
+        #expect([UInt8](stored) == clip)
+        for preset in [BlobStore.Preset.poster, .thumbnail, .avatar] {
+            #expect(FileManager.default.fileExists(atPath: f.backend.blobs.path(cid: cid, preset: preset)), "\(preset)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: f.directory + "/tmp").filter {
+            $0 != "body-" + String(repeating: "a", count: 32) + ".tmp"
+        }
+        #expect(leftovers.isEmpty, "nothing of the check is left: \(leftovers)")
+    }
 }

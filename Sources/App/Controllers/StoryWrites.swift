@@ -181,7 +181,7 @@ struct StoryWrites: Sendable {
         let published: StoryPublisher.Published
         // The photo is read from disk where the upload streamed to (its own file, removed whatever happens), so a
         // 25 MB upload never sits in memory while it waits for a worker. A staged share is already such a file.
-        let input: StoryPublisher.Photo
+        let input: StoryPublisher.Media
         var partFile: String?
         switch photo {
         case .clip(let part):

@@ -45,8 +45,9 @@ struct StoryPublisher: Sendable {
         var crossPosted: Bool?
     }
 
-    /// The photo as it arrived: in memory (small, or from a test), or a file on disk.
-    enum Photo: Sendable {
+    /// Bytes in memory (a processed photo, a small upload, a test's), or a file on disk (an upload as it arrived,
+    /// a transcoded clip), which is read as it is used and never loaded whole.
+    enum Media: Sendable {
         case bytes([UInt8])
         case file(String)
     }
@@ -69,7 +70,7 @@ struct StoryPublisher: Sendable {
     /// - Parameter credentials: asked for once the photo is processed, so a token is refreshed only for a photo
     ///   that can be posted, and concurrent uploads waiting on one refresh still reach the image queue spread out.
     func publish(
-        _ photo: Photo, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
+        _ photo: Media, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
         storyLink: (ATURI) -> String
     ) async throws -> Published {
         let processed: ProcessedImage
@@ -87,13 +88,14 @@ struct StoryPublisher: Sendable {
             throw Refusal.unusable(error)
         }
         return try await post(
-            Processed(bytes: processed.jpeg, mimeType: "image/jpeg", width: processed.width, height: processed.height, gps: processed.metadata.gps),
+            Processed(
+                media: .bytes(processed.jpeg), mimeType: "image/jpeg", width: processed.width, height: processed.height, gps: processed.metadata.gps),
             choices: choices, as: credentials, now: now, storyLink: storyLink)
     }
 
     /// A photo or clip made ready to post: the bytes to upload and what the record says of them.
     struct Processed {
-        var bytes: [UInt8]
+        var media: Media
         var mimeType: String
         var width: Int
         var height: Int
@@ -118,7 +120,11 @@ struct StoryPublisher: Sendable {
         let credentials = try await credentials()
         let blob: BlobRef
         do {
-            blob = try await writer.uploadBlob(processed.bytes, mimeType: processed.mimeType, as: credentials)
+            blob =
+                switch processed.media {
+                case .bytes(let bytes): try await writer.uploadBlob(bytes, mimeType: processed.mimeType, as: credentials)
+                case .file(let path): try await writer.uploadBlob(fileAt: path, mimeType: processed.mimeType, as: credentials)
+                }
         } catch {
             guard error.kind == .timeout else { throw error }
             throw Refusal.upstreamSlow

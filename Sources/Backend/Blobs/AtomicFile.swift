@@ -53,4 +53,15 @@ enum AtomicFile {
             throw WriteError(path: path, code: failure)
         }
     }
+
+    /// Flushes the complete file at `source` to disk and renames it to `path` (same file system): the file's bytes
+    /// are never copied, and a reader never sees half of them.
+    static func place(_ source: String, at path: String) throws(WriteError) {
+        let fd = open(source, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw WriteError(path: source, code: errno) }
+        var failure: Int32 = fsync(fd) == 0 ? 0 : errno
+        close(fd)
+        if failure == 0 && rename(source, path) != 0 { failure = errno }
+        guard failure == 0 else { throw WriteError(path: path, code: failure) }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,7 @@ import Foundation
 /// What a process killed in the middle of ``BlobStore/store(_:mimeType:)`` can leave behind, and its removal.
 ///
 /// A write goes: variants to temporary files, renamed into place; then the original the same way. A kill can
-/// leave a temporary file (`tmp/*.part`), or variants whose original never arrived. Neither is referenced by
+/// leave a temporary file (`tmp/*.part`, or an upload's body arriving in `tmp/body-*.tmp`), or variants whose original never arrived. Neither is referenced by
 /// the database (a blob's row is inserted only after its original exists), so both are removed at the next start.
 extension BlobStore {
     /// What the start-up sweep removed.
@@ -36,6 +37,8 @@ extension BlobStore {
         for name in (try? files.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasSuffix(AtomicFile.temporarySuffix) {
             if unlink(temporary + "/" + name) == 0 { recovery.temporaryFiles += 1 }
         }
+        // Bodies of blob uploads that were arriving when the process died.
+        recovery.temporaryFiles += TemporaryBodies.sweep(directory: temporary)
         let names = Set((try? files.contentsOfDirectory(atPath: root)) ?? [])
         let variantSuffixes = Preset.allCases.map(\.suffix).filter { !$0.isEmpty }
         for name in names {

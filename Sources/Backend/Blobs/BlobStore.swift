@@ -1,4 +1,5 @@
 import ATProto
+import Crypto
 import Foundation
 import Imaging
 import Logging
@@ -84,36 +85,65 @@ public struct BlobStore: Sendable {
     /// What this store removed when it opened the directory; nil when another open store already had it.
     public var recovered: Recovery? { lease.recovered }
 
-    /// Stores `bytes` under their CID. Images get their thumbnail and avatar variants first, so
-    /// that a blob visible under its CID always has them; an image that does not decode is refused.
-    /// A clip gets its poster, thumbnail and avatar from `poster`, its first frame.
-    /// The original is written last: its presence is what says the blob is complete.
+    /// Stores `bytes` under their CID. An image gets its thumbnail and avatar variants first, so that a blob
+    /// visible under its CID always has them; an image that does not decode is refused. The original is written
+    /// last: its presence is what says the blob is complete.
     /// - Throws: ``BlobError``; nothing of the blob is left behind then.
-    public func store(_ bytes: [UInt8], mimeType: String, poster: [UInt8]? = nil) throws -> StoredBlob {
-        let cid = CID(hashing: bytes, codec: .raw).description
-        let blob = StoredBlob(cid: cid, size: bytes.count, mimeType: mimeType)
-        let original = path(cid: cid, preset: .fullsize)
+    public func store(_ bytes: [UInt8], mimeType: String) throws -> StoredBlob {
+        let blob = StoredBlob(cid: CID(hashing: bytes, codec: .raw).description, size: bytes.count, mimeType: mimeType)
+        let picture = mimeType == "image/jpeg" || mimeType == "image/png" ? bytes : nil
+        return try store(blob, picture: picture, poster: false) { original throws(AtomicFile.WriteError) in
+            try AtomicFile.write(bytes, to: original, temporaryDirectory: temporary, fileSystem: fileSystem)
+        }
+    }
+
+    /// Stores the clip at `path` (a file in this store's temporary directory, which is renamed into place, so the
+    /// clip is never read into memory) with its poster, thumbnail and avatar made from `poster`, its first frame.
+    /// - Parameter identity: the clip's CID and size, from `identity(ofFileAt:)`.
+    /// - Throws: ``BlobError``; nothing of the blob but `path` is left behind then (the caller removes it).
+    public func store(clipAt path: String, identity: (cid: String, size: Int), poster: [UInt8]) throws -> StoredBlob {
+        let blob = StoredBlob(cid: identity.cid, size: identity.size, mimeType: "video/mp4")
+        return try store(blob, picture: poster, poster: true) { original throws(AtomicFile.WriteError) in
+            try AtomicFile.place(path, at: original)
+        }
+    }
+
+    /// The CID and size of a file's bytes, read in pieces.
+    /// - Throws: ``BlobError`` (`writeFailed`) when the file cannot be read.
+    public func identity(ofFileAt path: String) throws(BlobError) -> (cid: String, size: Int) {
+        do {
+            let (size, digest) = try SHA256.hash(fileAt: path)
+            return (CID(codec: .raw, digest: digest).description, size)
+        } catch {
+            throw BlobError(kind: .writeFailed, description: "The blob could not be read back to store it: \(error)")
+        }
+    }
+
+    /// Writes `picture`'s variants, then the original by `writeOriginal`; a blob already complete is left as it is.
+    private func store(
+        _ blob: StoredBlob, picture: [UInt8]?, poster: Bool, writeOriginal: (String) throws(AtomicFile.WriteError) -> Void
+    ) throws -> StoredBlob {
+        let original = path(cid: blob.cid, preset: .fullsize)
         if FileManager.default.fileExists(atPath: original) { return blob }
         var variants: [(Preset, [UInt8])] = []
-        let picture = mimeType == "image/jpeg" || mimeType == "image/png" ? bytes : poster
         if let picture {
             do {
-                if poster != nil {
+                if poster {
                     variants.append((.poster, try Imaging.thumbnail(of: picture, maxEdge: Self.posterEdge, quality: 85).jpeg))
                 }
                 variants.append((.thumbnail, try Imaging.thumbnail(of: picture, maxEdge: Self.thumbnailEdge, quality: 82).jpeg))
                 variants.append((.avatar, try Imaging.squareThumbnail(of: picture, size: Self.avatarSize, quality: 85).jpeg))
             } catch {
-                throw BlobError(kind: .unreadableImage, description: "The upload is not a readable \(mimeType) image: \(error)")
+                throw BlobError(kind: .unreadableImage, description: "The upload is not a readable \(blob.mimeType) image: \(error)")
             }
         }
         var written: [String] = []
         do throws(AtomicFile.WriteError) {
             for (preset, jpeg) in variants {
-                try AtomicFile.write(jpeg, to: path(cid: cid, preset: preset), temporaryDirectory: temporary, fileSystem: fileSystem)
-                written.append(path(cid: cid, preset: preset))
+                try AtomicFile.write(jpeg, to: path(cid: blob.cid, preset: preset), temporaryDirectory: temporary, fileSystem: fileSystem)
+                written.append(path(cid: blob.cid, preset: preset))
             }
-            try AtomicFile.write(bytes, to: original, temporaryDirectory: temporary, fileSystem: fileSystem)
+            try writeOriginal(original)
         } catch {
             // Variants without their original are unreachable; keep them only if a concurrent store of the
             // same bytes has completed meanwhile.
@@ -123,7 +153,7 @@ public struct BlobStore: Sendable {
             if error.isOutOfSpace {
                 throw BlobError(
                     kind: .insufficientStorage,
-                    description: "The server has no room left to store this \(bytes.count)-byte blob; nothing was kept")
+                    description: "The server has no room left to store this \(blob.size)-byte blob; nothing was kept")
             }
             throw BlobError(kind: .writeFailed, description: "The blob could not be written: \(error)")
         }

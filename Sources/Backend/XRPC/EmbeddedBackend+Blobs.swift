@@ -87,35 +87,36 @@ extension EmbeddedBackend {
         guard request.body.count <= Self.maxBlobSize else {
             return XRPC.error(.payloadTooLarge, "The blob is larger than \(Self.maxBlobSize) bytes")
         }
-        var clip: CheckedClip?
-        let bytes: [UInt8]
-        if isClip, let clips {
-            // A clip is checked by ffprobe and its poster made by ffmpeg, in child processes: the bytes came from
-            // a client, and no decoder runs on them in this process.
-            bytes = try request.body.load()
-            switch await Self.check(clip: bytes, with: clips, temporary: blobs.temporary) {
-            case .success(let checked): clip = checked
-            case .failure(let error): return Self.refusal(error)
-            }
-        } else {
-            guard let stripped = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
-                return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
-            }
-            bytes = stripped
+        if isClip, let clips { return try await uploadClip(request.body, viewer: viewer, with: clips) }
+        guard let bytes = ImageMetadata.stripped(try request.body.load(), mimeType: mimeType) else {
+            return XRPC.error(.badRequest, "The upload is not a readable \(mimeType) image: its structure is broken")
         }
+        return try await storeBlob(viewer: viewer, size: bytes.count, cid: { CID(hashing: bytes, codec: .raw).description }) {
+            blobs in try blobs.store(bytes, mimeType: mimeType)
+        }
+    }
+
+    /// Stores a blob on the blob queue and records it, under the owner's quota, answering as hatk does.
+    /// - Parameters:
+    ///   - cid: the blob's CID, asked for only when the quota is near.
+    ///   - write: stores the blob's files; runs on the blob queue.
+    ///   - recorded: further rows for the blob, written once its own is (a clip's length).
+    func storeBlob(
+        viewer: DID, size: Int, cid: @escaping @Sendable () throws -> String,
+        recorded: @escaping @Sendable (BackendStore, String) throws -> Void = { _, _ in },
+        write: @escaping @Sendable (BlobStore) throws -> BlobStore.StoredBlob
+    ) async throws -> Response {
         let stored: BlobStore.StoredBlob
         do {
-            let (blobs, store, now, clip) = (blobs, store, clock(), clip)
+            let (blobs, store, now) = (blobs, store, clock())
             // Storing and recording happen on the blob queue, like file removal, so a collection never sees a
             // blob's files without their row in the middle of an upload.
             // The quota is checked on the queue too, so two uploads at once cannot both pass it.
             stored = try await blobQueue.run {
-                try Self.checkQuota(store, viewer, adding: bytes)
-                let blob = try blobs.store(bytes, mimeType: mimeType, poster: clip?.poster)
-                try store.recordBlob(did: viewer, cid: blob.cid, mimeType: mimeType, size: blob.size, now: now)
-                if let clip {
-                    try store.recordClip(cid: blob.cid, durationMs: clip.durationMs)
-                }
+                try Self.checkQuota(store, viewer, adding: size, cid: cid)
+                let blob = try write(blobs)
+                try store.recordBlob(did: viewer, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
+                try recorded(store, blob.cid)
                 return blob
             }
         } catch let error as QuotaExceeded {
@@ -144,7 +145,7 @@ extension EmbeddedBackend {
                 .insufficientStorage, error: "InsufficientStorage",
                 message: "The server has no room left to record this blob; nothing was kept")
         }
-        return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: mimeType, size: stored.size)))
+        return XRPC.json(UploadBlobOutput(blob: BlobRef(cid: stored.cid, mimeType: stored.mimeType, size: stored.size)))
     }
 
     /// Removes the files of blobs no account has a row for, on the blob queue (after any upload in progress). While a
@@ -179,12 +180,12 @@ struct QuotaExceeded: Error, CustomStringConvertible {
 }
 
 extension EmbeddedBackend {
-    /// Refuses `bytes` when `did` has a quota it would exceed; a blob it already owns costs nothing again.
-    static func checkQuota(_ store: BackendStore, _ did: DID, adding bytes: [UInt8]) throws {
+    /// Refuses a blob of `size` bytes when `did` has a quota it would exceed; a blob it already owns costs nothing
+    /// again.
+    static func checkQuota(_ store: BackendStore, _ did: DID, adding size: Int, cid: () throws -> String) throws {
         let (used, quota) = try store.storage(of: did)
-        guard let quota, used + bytes.count > quota else { return }
-        let cid = CID(hashing: bytes, codec: .raw).description
-        guard try !store.ownsBlob(did: did, cid: cid) else { return }
+        guard let quota, used + size > quota else { return }
+        guard try !store.ownsBlob(did: did, cid: try cid()) else { return }
         throw QuotaExceeded(quota: quota, used: used)
     }
 }

@@ -1,3 +1,4 @@
+import ATProto
 import Foundation
 import HTTPServer
 import Logging
@@ -11,15 +12,44 @@ struct CheckedClip: Sendable {
 }
 
 extension EmbeddedBackend {
-    /// Checks an uploaded MP4 with ffprobe (an H.264/AAC story clip within the limits, carrying no location) and
-    /// takes its first frame with ffmpeg, both in bounded child processes. The bytes wait in a file of their own
-    /// under `temporary`, removed whatever happens.
-    static func check(clip bytes: [UInt8], with clips: ClipProcessor, temporary: String) async -> Result<CheckedClip, VideoError> {
-        let path = temporary + "/clip-" + UUID().uuidString + ".mp4"
+    /// `uploadBlob` of a clip: its body (already a file beside the blobs) is renamed to a file of its own, checked
+    /// by ffprobe, its poster taken by ffmpeg (both in bounded child processes: the bytes came from a client, and no
+    /// decoder runs on them in this process), and then renamed into place. Its bytes are never read into memory but
+    /// to hash them; the file is removed whatever happens.
+    func uploadClip(_ body: BodyContent, viewer: DID, with clips: ClipProcessor) async throws -> Response {
+        let path = blobs.temporary + "/clip-" + UUID().uuidString + AtomicFile.temporarySuffix
         defer { unlink(path) }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            return .failure(VideoError(.overLimits, "The server could not keep the clip to check it; nothing was stored"))
+        let unkept = XRPC.error(.internalServerError, error: "InternalServerError", message: "The clip could not be kept; nothing was stored")
+        do {
+            switch body {
+            case .file(let file): try file.persist(to: path)
+            case .bytes(let bytes): try AtomicFile.write(bytes, to: path, temporaryDirectory: blobs.temporary)
+            }
+        } catch {
+            log.error("uploadBlob: \(error)")
+            return unkept
         }
+        let checked: CheckedClip
+        switch await Self.check(clipAt: path, with: clips) {
+        case .success(let clip): checked = clip
+        case .failure(let error): return Self.refusal(error)
+        }
+        let identity: (cid: String, size: Int)
+        do { identity = try blobs.identity(ofFileAt: path) } catch {
+            log.error("uploadBlob: \(error)")
+            return unkept
+        }
+        return try await storeBlob(
+            viewer: viewer, size: identity.size, cid: { identity.cid },
+            recorded: { store, cid in try store.recordClip(cid: cid, durationMs: checked.durationMs) }
+        ) { blobs in
+            try blobs.store(clipAt: path, identity: identity, poster: checked.poster)
+        }
+    }
+
+    /// Checks the MP4 at `path` with ffprobe (an H.264/AAC story clip within the limits, carrying no location) and
+    /// takes its first frame with ffmpeg.
+    static func check(clipAt path: String, with clips: ClipProcessor) async -> Result<CheckedClip, VideoError> {
         do {
             let probed = try await clips.checkStoryClip(path)
             // The front strips every tag; a clip from another client that still says where it was filmed would

@@ -21,8 +21,9 @@ extension EmbeddedBackend {
         var record: JSONValue?
     }
 
-    func procedure(_ request: Request) async throws -> Response {
-        let nsid = try request.parameters.require("nsid")
+    /// - Parameter nsid: the method, when the route names it (`uploadBlob`'s own); else the path's `:nsid`.
+    func procedure(_ request: Request, nsid named: String? = nil) async throws -> Response {
+        let nsid = try named ?? request.parameters.require("nsid")
         var response = await answer(nsid) { try await self.dispatchProcedure(nsid, request) }
         if response.headers["DPoP-Nonce"] == nil, let nonce = authenticator?.currentDPoPNonce() {
             response.headers["DPoP-Nonce"] = nonce
