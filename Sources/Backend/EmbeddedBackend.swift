@@ -66,7 +66,7 @@ public final class EmbeddedBackend: Sendable {
     /// `/xrpc/…` and `/img/…`.
     public func register(on router: inout Router) {
         router.group("/xrpc") { xrpc in
-            xrpc.errorResponder = { error, _ in XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message) }
+            xrpc.errorResponder = { error, _ in XRPC.error(error) }
             xrpc.on(.get, "/xrpc/:nsid") { [self] request in
                 try await self.query(request)
             }
@@ -135,6 +135,17 @@ enum XRPC {
     /// An error in the atproto form: a machine-readable name and a sentence for people.
     static func error(_ status: HTTPStatus, error: String, message: String) -> Response {
         json(XRPCErrorBody(error: error, message: message), status: status)
+    }
+
+    /// An error raised outside a procedure's handler (routing, admission, a body that could not be received).
+    static func error(_ error: HTTPError) -> Response {
+        // A blob's body streams to disk: a full disk refuses it before the handler, and the client should read the
+        // same error as when the blob's own files do not fit.
+        if error.status == .insufficientStorage {
+            return XRPC.error(
+                .insufficientStorage, error: "InsufficientStorage", message: "The server has no room left to receive this upload; nothing was kept")
+        }
+        return XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message)
     }
 
     static func error(_ failure: BackendError) -> Response {
