@@ -99,6 +99,9 @@ struct EmbeddedReader: StoryReading {
 }
 
 extension EmbeddedReader: MemoryReading {
+    /// The household's store finds a week's calendar days in one query.
+    var memories: (any MemoryReading)? { self }
+
     func stories(onMonthDays monthDays: [String], before cutoff: UTCTime) async throws(HatkError) -> [StoryView] {
         try answer("memories") { try queries.stories(onMonthDays: monthDays, before: cutoff, viewer: viewer, imageBase: "").stories }
     }

@@ -32,7 +32,7 @@ final class Memories: Sendable {
         guard let viewer = context.readsAs else { return [] }
         let window = MemoryWindow(now: context.now)
         let candidates: [StoryView]
-        if let reader = context.reader as? any MemoryReading {
+        if let reader = context.reader.memories {
             candidates = try await reader.stories(onMonthDays: window.monthDays, before: window.cutoff)
         } else {
             var dids = [viewer]

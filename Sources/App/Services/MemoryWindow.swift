@@ -1,14 +1,4 @@
 public import ATProto
-public import HatkClient
-public import Lexicon
-
-/// A reader that finds "On this day" candidates itself: the embedded household's, in one query of its store. A
-/// remote hatk has no such method, so ``Memories`` builds them from the archives of the people the strip shows.
-public protocol MemoryReading: Sendable {
-    /// Visible stories created on one of `monthDays` (`MM-DD`, UTC) before `cutoff`, oldest first, without authors
-    /// the viewer muted or blocked.
-    func stories(onMonthDays monthDays: [String], before cutoff: UTCTime) async throws(HatkError) -> [StoryView]
-}
 
 /// Which calendar days "On this day" looks at: today's date, then (when earlier years have nothing on it) each of
 /// the week's earlier dates, nearest first. Days are UTC dates, the form `createdAt` is stored in.
