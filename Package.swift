@@ -79,12 +79,20 @@ let package = Package(
         .target(
             name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
             swiftSettings: strict),
-        // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
+        // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
+        // uploadBlob and createRecord upstream, and the form's place search and clip progress.
+        .target(
+            name: "Publishing",
+            dependencies: ["ATProto", "Geo", "HatkClient", "Imaging", "Lexicon", "Logging", "Places", "Units", "Video", "Workers"],
+            swiftSettings: strict
+        ),
+        // The front alone: pages, sign-in, the upload forms (posting itself is Publishing's). It reads through StoryReading
+        // and never sees the backend.
         .target(
             name: "App",
             dependencies: [
                 "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode", "Video",
+                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode", "Video", "Publishing",
             ],
             swiftSettings: strict
         ),
@@ -93,7 +101,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "Publishing",
             ],
             swiftSettings: strict
         ),
@@ -139,10 +147,11 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage", "Geo",
-                "QRCode", "TestSupport", "PostgresStorage",
+                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Storage", "Geo",
+                "QRCode", "TestSupport", "PostgresStorage", "Publishing",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -143,9 +143,10 @@ release_built() {
 swift_test() { "$SWIFT" test --skip-build --ignore-lock "$@"; }
 
 # The lanes' jobs.
-front() { job front swift_test --filter '^AppTests\.'; }
+# The front's in-process tests and the publishing module's, which are as quick and as independent of one another.
+front() { job front swift_test --filter '^(AppTests|PublishingTests)\.'; }
 suites() {
-    job suites swift_test --no-parallel --skip '^AppTests\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
+    job suites swift_test --no-parallel --skip '^(AppTests|PublishingTests)\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
         --skip 'ClipPostingTests'
 }
 # Clips spend their time in ffmpeg children: a job of their own, in the lane whose browser cells leave a core free.

@@ -6,6 +6,7 @@ public import HTTPServer
 public import HatkClient
 public import Imaging
 import Outbound
+public import Publishing
 import Synchronization
 public import Video
 import Workers

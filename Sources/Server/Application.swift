@@ -12,6 +12,7 @@ import Logging
 public import Metrics
 import Outbound
 import Places
+import Publishing
 import Video
 
 /// The whole server, built in order from configuration: the listening socket first (so its real port is known),

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Publishing
 import Video
 
 /// Clips posted through the create form: the embedded household only, processed by ffmpeg in child processes while

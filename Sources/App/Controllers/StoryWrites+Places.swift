@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import HTTPServer
 import Places
+import Publishing
 
 /// The create form's place search: the results step of the form (server-rendered, so it works without a script),
 /// its JSON twin for the script, and the place a posted form names.
@@ -35,17 +36,15 @@ extension StoryWrites {
         String((raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(PlaceFinder.maximumQueryCharacters))
     }
 
-    /// The results step for `query` (empty shows only the field), with `chosen` ticked and kept in the list.
-    /// The H3 resolution of the `near` area the form's script sends back: what `/api/inspect` answers, and the
-    /// finest accepted (a finer cell would be a more exact position than the search needs).
-    static let nearResolution = 5
-
-    /// The centre of a `near` area: an H3 cell of resolution `nearResolution` or coarser, else nil.
+    /// The centre of a `near` area the form's script sends back: an H3 cell of `StoryPublisher.nearResolution`
+    /// (what `/api/inspect` answers) or coarser, else nil. A finer cell would be a more exact position than the
+    /// search needs.
     static func nearArea(_ raw: String?) -> (latitude: Double, longitude: Double)? {
-        guard let raw, raw.utf8.count <= 16, let cell = H3Cell(raw), cell.resolution <= nearResolution else { return nil }
+        guard let raw, raw.utf8.count <= 16, let cell = H3Cell(raw), cell.resolution <= StoryPublisher.nearResolution else { return nil }
         return cell.center
     }
 
+    /// The results step for `query` (empty shows only the field), with `chosen` ticked and kept in the list.
     func placeStep(
         query: String, chosen: PlaceCandidate? = nil, near: (latitude: Double, longitude: Double)? = nil
     ) async -> PlaceStep {

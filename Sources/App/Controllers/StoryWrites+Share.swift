@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Imaging
+import Publishing
 import Video
 
 /// Where the photo of a post comes from (the file field, the camera field, or a photo shared from another app),

@@ -6,7 +6,7 @@ import HatkClient
 import Imaging
 import Lexicon
 import Logging
-import Places
+import Publishing
 import Video
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import Publishing
 
 /// The create form in process: the place search's results step and its JSON, the camera choice, the web app
 /// manifest, and the share target that stages a photo for the form to post.

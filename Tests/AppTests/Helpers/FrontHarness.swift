@@ -5,6 +5,7 @@ import HTMLRendering
 import HTTPServer
 import HatkClient
 import Outbound
+import Publishing
 import TestSupport
 
 @testable import App

@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import Publishing
 
 /// Every form the server renders is posted as a browser would post it, and the handler may read no field the
 /// form does not have: the first-run form once lacked the setup code its handler required, so nobody could create

@@ -13,9 +13,12 @@ public final class PlaceFinder: PlaceFinding {
 
     /// The most results a search returns (the form shows eight).
     static let maximumResults = 8
-    /// What is read of a query: longer text is cut, never refused (no place name is this long).
-    static let maximumQueryCharacters = 100
+    /// What is read of a query: longer text is cut, never refused (no place name is this long). Public so the
+    /// form shows the query as it was searched.
+    public static let maximumQueryCharacters = 100
 
+    /// Takes only the table's path: nothing is read until the first search, so a server that never searches pays
+    /// nothing.
     public init(path: String) { self.path = path }
 
     /// The mapped table, or nil when it cannot be read (logged once, by the load).
@@ -63,6 +66,7 @@ public final class PlaceFinder: PlaceFinding {
         return table.search(String(text.prefix(Self.maximumQueryCharacters)), near: near, limit: min(limit, Self.maximumResults))
     }
 
+    /// The form's search, at most `maximumResults` places, as candidates it can offer and post back.
     public func search(_ text: String, near: (latitude: Double, longitude: Double)?) async -> [PlaceCandidate]? {
         await search(text, near: near, limit: Self.maximumResults)?.map(Self.candidate)
     }
@@ -72,6 +76,8 @@ public final class PlaceFinder: PlaceFinding {
         await table()?.place(id: id)
     }
 
+    /// A posted token is read only when it is a GeoNames id's digits, so a form cannot make the table parse anything
+    /// else.
     public func place(token: String) async -> PlaceCandidate? {
         guard token.utf8.count <= 10, token.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int(token) else { return nil }
         return await place(id: id).map(Self.candidate)

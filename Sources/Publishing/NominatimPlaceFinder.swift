@@ -16,6 +16,8 @@ public final class NominatimPlaceFinder: PlaceFinding {
     /// The most results asked for (Grain asks for five; the form shows up to eight).
     static let maximumResults = 8
 
+    /// The client is the reverse lookups' own, so searches share its pacing and cache; `fallback` answers when
+    /// Nominatim does not.
     public init(client: NominatimClient, fallback: PlaceFinder?) {
         self.client = client
         self.fallback = fallback
@@ -24,8 +26,10 @@ public final class NominatimPlaceFinder: PlaceFinding {
     /// Nominatim's usage policy forbids searching as someone types.
     public var searchesAsYouType: Bool { false }
 
+    /// Nominatim needs no warming; the offline fallback does, so a failed search does not wait for its table.
     public func prepare() { fallback?.prepare() }
 
+    /// Remembers what it offered, so the place a form then posts is taken from here without a second request.
     public func search(_ text: String, near: (latitude: Double, longitude: Double)?) async -> [PlaceCandidate]? {
         do {
             let candidates = try await client.search(text, limit: Self.maximumResults).compactMap(Self.candidate)
@@ -40,6 +44,7 @@ public final class NominatimPlaceFinder: PlaceFinding {
         }
     }
 
+    /// A Nominatim token is honoured only when this server offered it; a GeoNames id goes to the offline table.
     public func place(token: String) async -> PlaceCandidate? {
         if token.hasPrefix("n") { return offered.withLock { $0.value(for: token) } }
         return await fallback?.place(token: token)

@@ -1,18 +1,18 @@
-import ATProto
+public import ATProto
 import Foundation
 import Geo
-import HatkClient
-import Imaging
+public import HatkClient
+public import Imaging
 import Lexicon
 import Logging
 import Places
-import Video
-import Workers
+public import Video
+public import Workers
 
 /// Publishes a photo as a story for a signed-in person: the image pipeline on a bounded pool, the place name,
 /// `uploadBlob` and `createRecord` on the upstream, and the optional Bluesky cross-post. Knows nothing of HTTP
 /// requests or pages; the controller turns its outcomes into answers.
-struct StoryPublisher: Sendable {
+public struct StoryPublisher: Sendable {
     let writer: HatkClient
     /// Image processing, off the shared pool.
     let work: WorkerPool
@@ -22,38 +22,76 @@ struct StoryPublisher: Sendable {
     /// Names places for the form's early look, never from an outside service: a file being picked is not yet
     /// a decision to share where it was taken.
     let places: (any Geocoding)?
-    /// Turns phone clips into story clips; nil where only photos may be posted.
-    var clips: ClipProcessor? = nil
+    /// Turns phone clips into story clips; nil where only photos may be posted. The form asks it for its limits,
+    /// and refuses a clip before anything is sent where it is nil.
+    public let clips: ClipProcessor?
+
+    /// The H3 resolution of the area `inspect` answers: coarse enough (about 250 km²) that it says where a photo
+    /// was taken no better than the place search needs, so the form's `near` parameter accepts nothing finer.
+    public static let nearResolution = 5
+
+    /// The composition root hands over the upstream, the image pool and the geocoders it chose, so this type never
+    /// decides which outside service sees a position.
+    public init(
+        writer: HatkClient, work: WorkerPool, pipeline: PipelineOptions, geocoder: (any Geocoding)?, places: (any Geocoding)?,
+        clips: ClipProcessor? = nil
+    ) {
+        self.writer = writer
+        self.work = work
+        self.pipeline = pipeline
+        self.geocoder = geocoder
+        self.places = places
+        self.clips = clips
+    }
 
     /// What the person chose on the form.
-    struct Choices: Equatable, Sendable {
-        var useLocation = true
+    public struct Choices: Equatable, Sendable {
+        /// Unticked, the story carries no location at all, whatever the photo or the form says.
+        public var useLocation: Bool
         /// What the person typed in the location field; empty means "use the photo's place name".
-        var locationText = ""
-        var labels: [String] = []
-        var crossPost = false
+        public var locationText: String
+        /// Self-labels as picked; only the ones Grain knows (`StoryComposer.allowedLabels`) reach the record.
+        public var labels: [String]
+        /// Whether to post to Bluesky too; the controller asks only where a post can reach it.
+        public var crossPost: Bool
         /// The place picked in the form's place search; it replaces the photo's GPS position and place name.
-        var chosenPlace: PlaceCandidate?
+        public var chosenPlace: PlaceCandidate?
         /// Where in a clip its story starts, in seconds.
-        var clipStart: Double = 0
+        public var clipStart: Double
+
+        /// The defaults are what an untouched form says: the photo's own place, no labels, no cross-post.
+        public init(
+            useLocation: Bool = true, locationText: String = "", labels: [String] = [], crossPost: Bool = false,
+            chosenPlace: PlaceCandidate? = nil, clipStart: Double = 0
+        ) {
+            self.useLocation = useLocation
+            self.locationText = locationText
+            self.labels = labels
+            self.crossPost = crossPost
+            self.chosenPlace = chosenPlace
+            self.clipStart = clipStart
+        }
     }
 
     /// The story that was made, and what became of the cross-post.
-    struct Published: Sendable {
-        var uri: ATURI
+    public struct Published: Sendable {
+        /// The new record, for the redirect to its page and its description.
+        public var uri: ATURI
         /// nil when no cross-post was asked for.
-        var crossPosted: Bool?
+        public var crossPosted: Bool?
     }
 
     /// Bytes in memory (a processed photo, a small upload, a test's), or a file on disk (an upload as it arrived,
     /// a transcoded clip), which is read as it is used and never loaded whole.
-    enum Media: Sendable {
+    public enum Media: Sendable {
+        /// An upload small enough to have arrived in memory.
         case bytes([UInt8])
+        /// A path, so a large upload is read from disk as it is processed.
         case file(String)
     }
 
     /// Why a photo could not be posted, for the form to say.
-    enum Refusal: Error {
+    public enum Refusal: Error {
         /// Every worker is busy and the queue is full.
         case busy
         /// The photo itself cannot be used (format, size, pixels).
@@ -69,7 +107,7 @@ struct StoryPublisher: Sendable {
     /// - Parameter storyLink: the public link of the story once made, for the cross-post's text.
     /// - Parameter credentials: asked for once the photo is processed, so a token is refreshed only for a photo
     ///   that can be posted, and concurrent uploads waiting on one refresh still reach the image queue spread out.
-    func publish(
+    public func publish(
         _ photo: Media, choices: Choices, as credentials: () async throws -> DPoPCredentials, now: @Sendable () -> UTCTime,
         storyLink: (ATURI) -> String
     ) async throws -> Published {
@@ -152,14 +190,15 @@ struct StoryPublisher: Sendable {
     /// Where the start of a photo (its EXIF lives there) says it was taken: whether it has a position, the offline
     /// place name, and the H3 resolution-5 cell around it (about 250 km², coarser than the resolution-10 cell the
     /// story publishes), which the form's place search ranks nearby places by. The coordinates never leave this call.
-    func inspect(_ head: [UInt8]) async -> (located: Bool, place: String?, area: String?) {
+    public func inspect(_ head: [UInt8]) async -> (located: Bool, place: String?, area: String?) {
         guard let gps = Exif.read(head).gps else { return (false, nil, nil) }
-        let area = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: StoryWrites.nearResolution)
+        let area = H3.cell(latitude: gps.latitude, longitude: gps.longitude, resolution: Self.nearResolution)
         return (true, await places?.label(for: gps)?.locationName, area?.description)
     }
 
-    /// Deletes one of the person's stories.
-    func delete(rkey: String, as credentials: DPoPCredentials) async throws {
+    /// Deletes one of the person's stories. It is here, beside the writes that made it, so every story write goes
+    /// through one type that knows the collection.
+    public func delete(rkey: String, as credentials: DPoPCredentials) async throws {
         try await writer.deleteRecord(collection: StoryRecord.collection, rkey: rkey, as: credentials)
     }
 }

@@ -4,7 +4,7 @@ import Lexicon
 import Places
 import Testing
 
-@testable import App
+@testable import Publishing
 
 @Suite struct StoryComposerTests {
     static let gps = GPSCoordinate(latitude: 48.8566, longitude: 2.3522)

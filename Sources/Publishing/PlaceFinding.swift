@@ -24,6 +24,7 @@ public struct PlaceCandidate: Sendable, Equatable {
     public var token: String
     /// The place's own centre: the story's H3 cell is computed from it.
     public var latitude: Double
+    /// With `latitude`, the position the cell is computed from.
     public var longitude: Double
     /// `location.name` and `address` as Grain would write them for this place.
     public var label: PlaceLabel

@@ -1,10 +1,8 @@
-import ATProto
 import Foundation
-import HTTPServer
 import Synchronization
 import Testing
 
-@testable import App
+@testable import Publishing
 
 /// How far a clip is processed, as the create form's script reads it while its post waits.
 @Suite struct UploadProgressTests {
@@ -47,16 +45,5 @@ import Testing
         }
         #expect(progress.entry(session: "s0", token: Self.token) == nil)
         #expect(progress.entry(session: "s\(UploadProgress.capacity + 9)", token: Self.token) != nil)
-    }
-
-    @Test("the progress route answers waiting for a token it has no news of, and refuses a malformed one")
-    func route() async throws {
-        let front = try FrontHarness()
-        let session = try front.signIn(did: DID.parse("did:plc:maya")!, handle: "maya.home.test")
-        let cookies = [("Cookie", "gs_session=\(session)")]
-        let waiting = await front.send(.get, "/create/progress?token=\(Self.token)", headers: cookies)
-        #expect(waiting.status == .ok)
-        #expect(waiting.text.contains(#""phase":"waiting""#))
-        #expect(await front.send(.get, "/create/progress?token=x", headers: cookies).status == .badRequest)
     }
 }

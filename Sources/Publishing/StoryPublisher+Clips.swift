@@ -1,8 +1,8 @@
-import ATProto
+public import ATProto
 import Foundation
-import HatkClient
+public import HatkClient
 import Imaging
-import Video
+public import Video
 
 extension StoryPublisher {
     /// Processes a clip (probe, the chosen 15 seconds transcoded, in ffmpeg child processes) and posts it.
@@ -10,7 +10,7 @@ extension StoryPublisher {
     ///   - path: the clip as uploaded, on disk.
     ///   - scratch: a directory for the transcoded MP4, removed whatever happens.
     ///   - progress: told the phase and the fraction done, for the form's script.
-    func publishClip(
+    public func publishClip(
         at path: String, scratch: String, choices: Choices, as credentials: () async throws -> DPoPCredentials,
         now: @Sendable () -> UTCTime, progress: @escaping @Sendable (UploadProgress.Phase, Double) -> Void,
         storyLink: (ATURI) -> String
@@ -38,7 +38,8 @@ extension StoryPublisher {
             choices: choices, as: credentials, now: now, storyLink: storyLink)
     }
 
-    /// What a server that posts to Grain says of a clip.
-    static let clipsNotHere = VideoError(
+    /// What a server that posts to Grain says of a clip. Public so the form refuses a clip with the same sentence
+    /// before its upload goes anywhere, rather than after.
+    public static let clipsNotHere = VideoError(
         .unsupportedCodec, "Clips can be posted only in a household on this server: Grain accepts photos only. Choose a photo.")
 }

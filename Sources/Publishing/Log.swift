@@ -1,0 +1,4 @@
+import Logging
+
+/// This module's diagnostics, one line each, tagged "publishing".
+let log = Logger("publishing")
