@@ -79,12 +79,18 @@ let package = Package(
         .target(
             name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
             swiftSettings: strict),
+        // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
+        .target(
+            name: "FrontState",
+            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "HTTPServer", "Logging"],
+            swiftSettings: strict
+        ),
         // The front alone: pages, sign-in, uploads. It reads through StoryReading and never sees the backend.
         .target(
             name: "App",
             dependencies: [
-                "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode", "Video",
+                "FrontState", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging", "Geo", "Places",
+                "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
             ],
             swiftSettings: strict
         ),
@@ -92,8 +98,8 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
+                "App", "FrontState", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage",
+                "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
             ],
             swiftSettings: strict
         ),
@@ -139,15 +145,15 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places", "Storage", "Geo",
-                "QRCode", "TestSupport", "PostgresStorage",
+                "App", "FrontState", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places",
+                "Storage", "Geo", "QRCode", "TestSupport", "PostgresStorage",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
-                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
+                "Server", "App", "FrontState", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound",
+                "TestSupport", "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontState
 @testable import Server
 
 /// Uploads under load: a bounded image pool that sheds with 503 + Retry-After, and a per-client rate limit.

@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontState
 
 /// Viewed state the Grain way: detected from a signed-in `getStoryAuthors`, never by probing; marks sent with
 /// `markStoriesViewed` in batches of at most 100; the front's own store for upstreams without it.
