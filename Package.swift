@@ -143,10 +143,14 @@ let package = Package(
         .testTarget(name: "UnitsTests", dependencies: ["Units"], swiftSettings: strict),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(
+            name: "FrontStateTests",
+            dependencies: ["FrontState", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "AppTests",
             dependencies: [
                 "App", "FrontState", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Places",
-                "Storage", "Geo", "QRCode", "TestSupport", "PostgresStorage",
+                "Storage", "Geo", "QRCode", "TestSupport",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(

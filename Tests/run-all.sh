@@ -143,9 +143,9 @@ release_built() {
 swift_test() { "$SWIFT" test --skip-build --ignore-lock "$@"; }
 
 # The lanes' jobs.
-front() { job front swift_test --filter '^AppTests\.'; }
+front() { job front swift_test --filter '^(AppTests|FrontStateTests)\.'; }
 suites() {
-    job suites swift_test --no-parallel --skip '^AppTests\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
+    job suites swift_test --no-parallel --skip '^(AppTests|FrontStateTests)\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
         --skip 'ClipPostingTests'
 }
 # Clips spend their time in ffmpeg children: a job of their own, in the lane whose browser cells leave a core free.
