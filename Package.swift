@@ -79,6 +79,12 @@ let package = Package(
         .target(
             name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
             swiftSettings: strict),
+        // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
+        .target(
+            name: "FrontState",
+            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "HTTPServer", "Logging"],
+            swiftSettings: strict
+        ),
         // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
         // uploadBlob and createRecord upstream, and the form's place search and clip progress.
         .target(
@@ -86,13 +92,13 @@ let package = Package(
             dependencies: ["ATProto", "Geo", "HatkClient", "Imaging", "Lexicon", "Logging", "Places", "Units", "Video", "Workers"],
             swiftSettings: strict
         ),
-        // The front alone: pages, sign-in, the upload forms (posting itself is Publishing's). It reads through StoryReading
-        // and never sees the backend.
+        // The front alone: pages, sign-in, the upload forms (posting itself is Publishing's, sessions FrontState's). It reads
+        // through StoryReading and never sees the backend.
         .target(
             name: "App",
             dependencies: [
-                "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places",
-                "Outbound", "Logging", "Workers", "PostgresStorage", "Metrics", "Units", "QRCode", "Video", "Publishing",
+                "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging", "Geo",
+                "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
             ],
             swiftSettings: strict
         ),
@@ -100,8 +106,8 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "App", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Storage", "Crypto",
-                "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "Publishing",
+                "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto",
+                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
             ],
             swiftSettings: strict
         ),
@@ -145,18 +151,22 @@ let package = Package(
         .testTarget(name: "UnitsTests", dependencies: ["Units"], swiftSettings: strict),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(
+            name: "FrontStateTests",
+            dependencies: ["FrontState", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging", "Outbound", "Storage", "Geo",
-                "QRCode", "TestSupport", "PostgresStorage", "Publishing",
+                "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging",
+                "Outbound", "Storage", "Geo", "QRCode", "TestSupport",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "App", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound", "TestSupport",
-                "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
+                "Server", "App", "FrontState", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound",
+                "TestSupport", "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

@@ -143,10 +143,10 @@ release_built() {
 swift_test() { "$SWIFT" test --skip-build --ignore-lock "$@"; }
 
 # The lanes' jobs.
-# The front's in-process tests and the publishing module's, which are as quick and as independent of one another.
-front() { job front swift_test --filter '^(AppTests|PublishingTests)\.'; }
+# The front's in-process tests and its state's and publishing modules', which are as quick and as independent of one another.
+front() { job front swift_test --filter '^(AppTests|FrontStateTests|PublishingTests)\.'; }
 suites() {
-    job suites swift_test --no-parallel --skip '^(AppTests|PublishingTests)\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
+    job suites swift_test --no-parallel --skip '^(AppTests|FrontStateTests|PublishingTests)\.' --skip 'Browser' --skip 'DeploymentSuiteTests' --skip '^VideoTests\.' \
         --skip 'ClipPostingTests'
 }
 # Clips spend their time in ffmpeg children: a job of their own, in the lane whose browser cells leave a core free.

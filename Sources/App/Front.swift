@@ -1,6 +1,7 @@
 public import ATProto
 public import Crypto
 import Foundation
+public import FrontState
 import HTMLRendering
 public import HTTPServer
 public import HatkClient
@@ -56,9 +57,9 @@ public struct Front: Sendable {
             previewLimiter = shared.limiter(scope: "previews", perMinute: settings.previewsPerMinute)
             writeLimiters = WriteLimiters(settings.writeLimits) { shared.limiter(scope: $0, limit: $1, window: $2) }
         } else {
-            let local = try SessionStore(path: dependencies.dataDirectory + "/front.sqlite", key: dependencies.sealingKey)
+            let local = try SessionStore(path: Self.databasePath(in: dependencies.dataDirectory), key: dependencies.sealingKey)
             sessions = local
-            seen = SeenMarks(database: local.database)
+            seen = SeenMarks(beside: local)
             signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
             uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
             passLimiter = RateLimiter(perMinute: settings.passesPerMinute)

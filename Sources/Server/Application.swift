@@ -4,6 +4,7 @@ public import AuthServer
 public import Backend
 import Crypto
 public import Foundation
+import FrontState
 import HTMLRendering
 public import HTTPServer
 import HatkClient

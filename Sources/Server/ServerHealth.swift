@@ -1,6 +1,7 @@
 import App
 import Backups
 import Foundation
+import FrontState
 import Metrics
 import Storage
 import Synchronization

@@ -1,6 +1,7 @@
 import ATProto
 import AuthServer
 import Foundation
+import FrontState
 import Lexicon
 import Storage
 import TestSupport

@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import FrontState
 import Imaging
 import Lexicon
 import Storage

@@ -1,4 +1,5 @@
 import ATProto
+import FrontState
 import HTTPServer
 
 /// The owner's `/admin` page: members with their storage use and quota, disabling, removal after a grace period

@@ -1,6 +1,6 @@
+import FrontState
 import HTTPServer
 import Metrics
-import Storage
 import Workers
 
 /// What monitors ask: `/healthz` (the databases open and answer, the blob directory is writable), `/readyz` (that,
@@ -42,12 +42,6 @@ struct OperationsController: Sendable {
         response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
         response.headers["Cache-Control"] = "no-store"
         return response
-    }
-}
-
-extension SessionStore {
-    func count() throws -> Int {
-        try database.read { try $0.queryOne("SELECT COUNT(*) AS n FROM sessions")?.int("n") ?? 0 }
     }
 }
 

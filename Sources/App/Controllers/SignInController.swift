@@ -1,6 +1,7 @@
 import ATProto
 import Crypto
 import Foundation
+import FrontState
 import HTTPServer
 import HatkClient
 import Logging

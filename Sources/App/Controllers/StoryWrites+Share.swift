@@ -1,4 +1,5 @@
 import Foundation
+import FrontState
 import HTTPServer
 import Imaging
 import Publishing

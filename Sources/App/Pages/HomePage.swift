@@ -1,3 +1,4 @@
+import FrontState
 import HatkClient
 import Lexicon
 

@@ -1,4 +1,5 @@
 import ATProto
+import FrontState
 import HatkClient
 import Lexicon
 

@@ -1,4 +1,5 @@
 import ATProto
+import FrontState
 import Lexicon
 
 /// One story as the viewer shows it, in the page and in the JSON the script viewer reads.

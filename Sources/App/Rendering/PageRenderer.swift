@@ -1,3 +1,4 @@
+import FrontState
 public import HTMLRendering
 public import HTTPServer
 

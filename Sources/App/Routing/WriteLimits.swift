@@ -1,3 +1,4 @@
+import FrontState
 import HTTPServer
 import Logging
 

@@ -1,7 +1,7 @@
 public import ATProto
 import Foundation
+import FrontState
 import Logging
-import Storage
 import Units
 
 /// The owner's changes to members, the one path both the `/admin` page and `grain-stories users ...` take: the

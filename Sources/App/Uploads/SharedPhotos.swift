@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import FrontState
 import HTTPServer
 
 /// Photos shared from another app (the manifest's share target), kept on disk until the person confirms them on

@@ -1,5 +1,6 @@
 import ATProto
 import Crypto
+import FrontState
 import HTTPServer
 import HatkClient
 import TestSupport

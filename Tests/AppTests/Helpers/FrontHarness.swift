@@ -1,6 +1,7 @@
 import ATProto
 import Crypto
 import Foundation
+import FrontState
 import HTMLRendering
 import HTTPServer
 import HatkClient

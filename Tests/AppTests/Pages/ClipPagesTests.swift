@@ -1,5 +1,6 @@
 import ATProto
 import Foundation
+import FrontState
 import Lexicon
 import Testing
 

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontState
 
 @Suite struct SeenMarksTests {
     @Test("a served story is seen at once for its reader, and written to the database in one batch afterwards")

@@ -1,11 +1,11 @@
 import ATProto
 import Crypto
-import HatkClient
+public import HatkClient
 
 /// Where the front keeps browser sessions and sign-ins in progress: `SessionStore` (one process, `front.sqlite`)
 /// or `PostgresSessionStore` (several fronts behind one load balancer, `--sessions postgres://...`). Either way
 /// tokens and DPoP keys are sealed with the data key, bound to their row (`SessionSealing`).
-protocol SessionStoring: Sendable {
+public protocol SessionStoring: Sendable {
     /// Stores a new session; its lifetime runs from `now` and never slides.
     func create(_ session: BrowserSession, now: Int64) throws
 
@@ -15,6 +15,8 @@ protocol SessionStoring: Sendable {
     @discardableResult
     func updateTokens(_ tokens: TokenSet, idHash: String) throws -> Bool
 
+    /// The live session whose cookie hashes to `idHash`; nil when it expired, was deleted or does not open (a rotated
+    /// key or an edited row), all of which the front treats as signed out.
     func session(idHash: String, now: Int64) throws -> BrowserSession?
 
     /// The session `sessionID` names when this process holds it in memory and it is live, without touching the
@@ -22,6 +24,7 @@ protocol SessionStoring: Sendable {
     /// which calls `session(idHash:now:)`.
     func cachedSession(id sessionID: String, now: Int64) -> BrowserSession?
 
+    /// Ends a session (sign-out) on every front that reads this store.
     func delete(idHash: String) throws
 
     /// Sessions not yet pruned (for the metrics).
@@ -47,19 +50,19 @@ protocol SessionStoring: Sendable {
 }
 
 extension SessionStoring {
-    /// The session a cookie value names, if it is live.
-    func session(id sessionID: String, now: Int64) throws -> BrowserSession? {
+    /// The session a cookie value names, if it is live: the cookie's value is never stored, only its hash.
+    public func session(id sessionID: String, now: Int64) throws -> BrowserSession? {
         try session(idHash: BrowserSession.hash(sessionID), now: now)
     }
 
-    /// Whether `sessionID` names a live session (for admission checks on the server thread).
-    func isLive(id sessionID: String, now: Int64) throws -> Bool {
+    /// Whether `sessionID` names a live session, for admission checks that refuse a body before reading it.
+    public func isLive(id sessionID: String, now: Int64) throws -> Bool {
         try session(id: sessionID, now: now) != nil
     }
 }
 
 /// Why a callback's sign-in cannot be used.
-enum PendingRefusal: Error, Equatable {
+public enum PendingRefusal: Error, Equatable {
     /// No such sign-in (expired, used, or never started).
     case unknown
     /// It was started by another browser: a link someone sent, the login-CSRF attack.
@@ -68,12 +71,12 @@ enum PendingRefusal: Error, Equatable {
 
 extension BrowserSession {
     /// SHA-256 of the cookie value: the id itself is never stored.
-    static func hash(_ sessionID: String) -> String { Hex.encode(SHA256.hash(sessionID)) }
+    public static func hash(_ sessionID: String) -> String { Hex.encode(SHA256.hash(sessionID)) }
 
     /// An upper bound on a session row's life. The grant usually ends first: when the server refuses a
     /// refresh (`invalid_grant`, e.g. hatk's 14-day refresh tokens), the session ends then.
-    static let lifetime: Int64 = 30 * 86400
+    public static let lifetime: Int64 = 30 * 86400
 
     /// A sign-in must come back within ten minutes (the authorization server's own limit).
-    static let pendingLifetime: Int64 = 600
+    public static let pendingLifetime: Int64 = 600
 }

@@ -8,8 +8,10 @@ import Storage
 /// tokens the others sealed.
 public struct SharedSessions: Sendable {
     let database: PostgresDatabase
-    let sessions: PostgresSessionStore
-    let seen: PostgresSeenStorage
+    /// The sessions and sign-ins in progress every front reads and writes, so a sign-out holds on all of them.
+    public let sessions: any SessionStoring
+    /// The seen marks every front reads and writes, so a mark made on one front shows on the others.
+    public let seen: any SeenStorage
 
     /// Connects and makes the tables when they are missing (once, however many fronts start together).
     /// - Throws: `PostgresError` when the server cannot be reached, or `SchemaTooNew` when a newer grain-stories
@@ -28,19 +30,23 @@ public struct SharedSessions: Sendable {
         (try? database.query("SELECT 1 AS one")) == nil ? "the shared session database does not answer" : nil
     }
 
-    /// A limit counted in the shared table under `scope` (one scope per kind of attempt).
-    func limiter(scope: String, perMinute: Int) -> PostgresRateLimiter {
+    /// A limit counted in the shared table under `scope` (one scope per kind of attempt), so a client spreading its
+    /// attempts over the fronts still meets one limit.
+    public func limiter(scope: String, perMinute: Int) -> any RateLimiting {
         limiter(scope: scope, limit: perMinute, window: 60)
     }
 
-    /// A limit of `limit` attempts per `window` seconds, counted in the shared table under `scope`.
-    func limiter(scope: String, limit: Int, window: Int64) -> PostgresRateLimiter {
+    /// A limit of `limit` attempts per `window` seconds, counted in the shared table under `scope`, for limits per
+    /// person (a day's comments) that must hold whichever front the person reaches.
+    public func limiter(scope: String, limit: Int, window: Int64) -> any RateLimiting {
         PostgresRateLimiter(database: database, scope: scope, limit: limit, window: window)
     }
 
     /// The tables were made by a newer grain-stories than this one.
     public struct SchemaTooNew: Error, CustomStringConvertible {
+        /// The version the tables carry, for the message: it says which grain-stories to upgrade to.
         public let found: Int
+        /// What the operator reads at start-up: what is wrong and what to do.
         public var description: String {
             "the shared session tables are version \(found), written by a newer grain-stories (this one knows \(SharedSessions.version)); "
                 + "upgrade every front to that version"

@@ -1,5 +1,5 @@
-import ATProto
-import Lexicon
+public import ATProto
+public import Lexicon
 import Synchronization
 
 /// Where a signed-in visitor's seen marks live: with the upstream when it keeps Grain's viewed state, else in the
@@ -7,31 +7,41 @@ import Synchronization
 /// carries `unviewedCount` (hatk answers an unknown method with its web app's HTML, so asking would prove nothing).
 /// The embedded backend has it, so there the backend's state is the one truth; the front's store serves upstreams
 /// without it. Either way reads combine the views' own viewed fields with the marks this process made.
-final class SeenKeeper: Sendable {
-    enum Support: Int, Sendable {
-        case unknown, upstream, local
+public final class SeenKeeper: Sendable {
+    /// Who keeps the signed-in visitors' marks, as learnt from the upstream's answers.
+    public enum Support: Int, Sendable {
+        /// Not learnt yet (no signed-in strip read since the start): marks go to the front's store meanwhile.
+        case unknown
+        /// The upstream has Grain's viewed state: marks go to it (`markStoriesViewed`).
+        case upstream
+        /// The upstream has none: the front keeps the marks itself.
+        case local
     }
 
-    let local: SeenMarks
-    let upstream: UpstreamSeenMarks
+    /// The front's own store, for an upstream without viewed state (and until that is learnt).
+    public let local: SeenMarks
+    /// The marks for an upstream that keeps viewed state, waiting to go up in batches.
+    public let upstream: UpstreamSeenMarks
     private let support = Atomic<Int>(Support.unknown.rawValue)
 
-    init(local: SeenMarks, upstream: UpstreamSeenMarks) {
+    /// Both places are made up front, since which one counts is only learnt from the first signed-in strip.
+    public init(local: SeenMarks, upstream: UpstreamSeenMarks) {
         self.local = local
         self.upstream = upstream
     }
 
-    var current: Support { Support(rawValue: support.load(ordering: .relaxed)) ?? .unknown }
+    /// Where marks go now, as last learnt from the upstream's answers.
+    public var current: Support { Support(rawValue: support.load(ordering: .relaxed)) ?? .unknown }
 
     /// Learns from a signed-in `getStoryAuthors` whether the upstream keeps viewed state. An empty list says nothing.
-    func observe(_ authors: [StoryAuthor], signedIn: Bool) {
+    public func observe(_ authors: [StoryAuthor], signedIn: Bool) {
         guard signedIn, let first = authors.first else { return }
         let found: Support = first.unviewedCount != nil || authors.contains { $0.unviewedCount != nil } ? .upstream : .local
         support.store(found.rawValue, ordering: .relaxed)
     }
 
     /// The marks that count for `account` besides what the views say; nothing for anonymous visitors.
-    func state(for account: String?) throws -> SeenState {
+    public func state(for account: String?) throws -> SeenState {
         guard let account else { return .none }
         switch current {
         case .upstream: return upstream.state(for: account)
@@ -40,26 +50,20 @@ final class SeenKeeper: Sendable {
     }
 
     /// Changes whenever `account` sees a story it had not seen, wherever the mark went (cached pages are keyed by it).
-    func version(for account: String) -> Int {
+    public func version(for account: String) -> Int {
         local.version(for: account) &+ upstream.version(for: account)
     }
 
-    /// Marks a story seen for the session's account.
-    func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession, now: UTCTime) {
+    /// Marks a story seen for the session's account; the session is what sends the mark upstream as that person.
+    public func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession, now: UTCTime) {
         switch current {
         case .upstream: upstream.mark(uri: uri, createdAt: createdAt, session: session)
         case .local, .unknown: local.mark(uri: uri, createdAt: createdAt, account: session.did, now: now)
         }
     }
 
-    /// Marks a served story as seen.
-    func mark(_ item: StoryItem, session: BrowserSession, now: UTCTime) {
-        guard let uri = try? ATURI(item.uri), let created = UTCTime(iso8601: item.createdAt) else { return }
-        mark(uri: uri, createdAt: created, session: session, now: now)
-    }
-
     /// Sends the account's waiting marks upstream now (its page is hiding).
-    func flush(_ account: String) async {
+    public func flush(_ account: String) async {
         await upstream.flush(account)
     }
 }

@@ -1,5 +1,5 @@
-import ATProto
-import Lexicon
+public import ATProto
+public import Lexicon
 
 /// What one account has seen: every story by URI, and per author the newest story seen.
 ///
@@ -8,17 +8,23 @@ import Lexicon
 ///
 /// The marks here are the front's own (its store, or marks not yet sent upstream); an upstream with Grain's viewed
 /// state adds its own through the views (`viewer.viewed`, `unviewedCount`, `lastViewedAt`), and either counts.
-struct SeenState: Sendable, Equatable {
-    var uris: Set<String> = []
+public struct SeenState: Sendable, Equatable {
+    /// Every story seen, by AT-URI: a story's own ring and where an author's stories reopen.
+    public var uris: Set<String> = []
     /// Author DID → creation time of the newest of their stories this account has seen.
-    var newestSeen: [String: UTCTime] = [:]
+    public var newestSeen: [String: UTCTime] = [:]
 
-    static let none = SeenState()
+    /// Nothing seen: what an anonymous visitor has on the server (theirs live in their browser).
+    public static let none = SeenState()
 
-    func hasSeen(_ story: StoryView) -> Bool { story.viewer?.viewed == true || uris.contains(story.uri) }
+    /// An empty state, which marks fill as they are read or made.
+    public init() {}
+
+    /// Whether the story counts as seen, by the upstream's viewed state or by the front's own marks: either is enough.
+    public func hasSeen(_ story: StoryView) -> Bool { story.viewer?.viewed == true || uris.contains(story.uri) }
 
     /// True when the author's newest active story (`latestAt`) has been seen, or the upstream counts nothing unviewed.
-    func hasSeenAll(of author: StoryAuthor) -> Bool {
+    public func hasSeenAll(of author: StoryAuthor) -> Bool {
         if author.unviewedCount == 0 { return true }
         guard let latest = UTCTime(iso8601: author.latestAt) else { return false }
         let upstream = author.lastViewedAt.flatMap(UTCTime.init(iso8601:))
@@ -27,17 +33,17 @@ struct SeenState: Sendable, Equatable {
     }
 
     /// Where reopening an author starts: the first story not yet seen, or the first when all are.
-    func startIndex(in stories: [StoryView]) -> Int {
+    public func startIndex(in stories: [StoryView]) -> Int {
         stories.firstIndex { !hasSeen($0) } ?? 0
     }
 
     /// Authors with something new first, then the fully seen ones, each group keeping the server's order.
-    func ordered(_ authors: [StoryAuthor]) -> [StoryAuthor] {
+    public func ordered(_ authors: [StoryAuthor]) -> [StoryAuthor] {
         authors.filter { !hasSeenAll(of: $0) } + authors.filter { hasSeenAll(of: $0) }
     }
 
-    /// Records one story as seen.
-    mutating func insert(uri: String, author: String, createdAt: UTCTime) {
+    /// Records one story as seen; an older story never lowers its author's newest, so marks may come in any order.
+    public mutating func insert(uri: String, author: String, createdAt: UTCTime) {
         uris.insert(uri)
         if let newest = newestSeen[author], !(newest < createdAt) { return }
         newestSeen[author] = createdAt

@@ -2,7 +2,7 @@ import ATProto
 import Lexicon
 import Testing
 
-@testable import App
+@testable import FrontState
 
 struct SeenStateTests {
     static let now = UTCTime(iso8601: "2026-08-19T12:00:00.000Z")!

@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import App
+@testable import FrontState
 
 @Suite struct SessionStoreTests {
     func store() throws -> SessionStore {

@@ -1,4 +1,4 @@
-import ATProto
+public import ATProto
 import HatkClient
 import Lexicon
 import Logging
@@ -8,9 +8,9 @@ import Synchronization
 /// and go up in batches of at most 100 URIs, 30 seconds after the first one waiting, at once when 100 are waiting or
 /// the person's page hides, and when the server stops. Until the upstream has them, the marks also count in the
 /// account's ``SeenState``, so the strip is right at once.
-final class UpstreamSeenMarks: Sendable {
+public final class UpstreamSeenMarks: Sendable {
     /// Sends one account's batch (at most ``MarkStoriesViewed/maxStories`` URIs) as that account.
-    typealias Send = @Sendable (_ uris: [ATURI], _ session: BrowserSession) async throws -> Void
+    public typealias Send = @Sendable (_ uris: [ATURI], _ session: BrowserSession) async throws -> Void
 
     private struct Account {
         var session: BrowserSession
@@ -28,23 +28,28 @@ final class UpstreamSeenMarks: Sendable {
     static let maxPending = 500
     static let cachedAccounts = 4096
 
-    init(delay: Duration = .seconds(30), send: @escaping Send) {
+    /// - Parameters:
+    ///   - delay: how long the first waiting mark waits for others (Grain's own client waits 30 seconds), so a
+    ///     person flicking through stories costs one call, not one a story.
+    ///   - send: how a batch goes up: in process to the embedded backend, or `markStoriesViewed` with the person's
+    ///     credentials to a remote one.
+    public init(delay: Duration = .seconds(30), send: @escaping Send) {
         self.delay = delay
         self.send = send
     }
 
     /// The marks of `account` this process made (sent or not): they join the upstream's own viewed state.
-    func state(for account: String) -> SeenState {
+    public func state(for account: String) -> SeenState {
         accounts.withLock { $0[account]?.state } ?? SeenState()
     }
 
     /// Changes whenever `account` marks a story it had not marked.
-    func version(for account: String) -> Int {
+    public func version(for account: String) -> Int {
         accounts.withLock { $0[account]?.version } ?? 0
     }
 
     /// Records a story as seen by the session's account; the upstream hears of it with the account's next batch.
-    func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession) {
+    public func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession) {
         let (full, schedule) = accounts.withLock { accounts -> (Bool, Bool) in
             if accounts[session.did] == nil, accounts.count >= Self.cachedAccounts { accounts.removeAll() }
             var account = accounts[session.did] ?? Account(session: session)
@@ -75,7 +80,7 @@ final class UpstreamSeenMarks: Sendable {
     }
 
     /// Sends everything `account` has waiting, in batches of at most 100.
-    func flush(_ account: String) async {
+    public func flush(_ account: String) async {
         guard
             let (session, batch) = accounts.withLock({ accounts -> (BrowserSession, [ATURI])? in
                 guard var entry = accounts[account], !entry.pending.isEmpty else {
@@ -123,13 +128,13 @@ final class UpstreamSeenMarks: Sendable {
     }
 
     /// Sends what every account has waiting (when the server stops).
-    func flushAll() async {
+    public func flushAll() async {
         let names = accounts.withLock { Array($0.keys) }
         for name in names { await flush(name) }
     }
 
     /// Forgets marks of stories made before `cutoff` (they expired long ago) and accounts left without any.
-    func prune(before cutoff: UTCTime) {
+    public func prune(before cutoff: UTCTime) {
         accounts.withLock { accounts in
             for (name, var entry) in accounts {
                 entry.state.newestSeen = entry.state.newestSeen.filter { !($0.value < cutoff) }

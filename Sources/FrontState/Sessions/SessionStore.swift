@@ -1,26 +1,40 @@
 import ATProto
-import Crypto
+public import Crypto
 import Foundation
-import HatkClient
+public import HatkClient
 import Storage
 import Synchronization
 
 /// A signed-in browser session as the server keeps it.
-struct BrowserSession: Sendable, Equatable {
+public struct BrowserSession: Sendable, Equatable {
     /// SHA-256 of the cookie value: the id itself is never stored.
-    var idHash: String
-    var did: String
-    var handle: String
-    var tokens: TokenSet
-    var dpopKey: [UInt8]
+    public var idHash: String
+    /// The account signed in, which pages and roles are decided for; always the sealed tokens' subject.
+    public var did: String
+    /// The handle the account had at sign-in, for pages to name the person without a look-up.
+    public var handle: String
+    /// The grant the front calls the story server with on the person's behalf.
+    public var tokens: TokenSet
+    /// The DPoP private key the tokens are bound to: without it the tokens are useless, so it is sealed as they are.
+    public var dpopKey: [UInt8]
     /// The origin the person signed in on: the embedded server issued the tokens to it, so proofs name it.
-    var origin: String
+    public var origin: String
+
+    /// A session as a finished sign-in makes it (the front's callback), before any store has it.
+    public init(idHash: String, did: String, handle: String, tokens: TokenSet, dpopKey: [UInt8], origin: String) {
+        self.idHash = idHash
+        self.did = did
+        self.handle = handle
+        self.tokens = tokens
+        self.dpopKey = dpopKey
+        self.origin = origin
+    }
 }
 
 /// Browser sessions and pending sign-ins in `<data>/front.sqlite` (which also holds `SeenMarks`' table), for a
 /// front that runs as one process. Tokens and DPoP keys are sealed with the data key, bound to their row, so a
 /// copied database alone reveals nothing usable.
-final class SessionStore: SessionStoring {
+public final class SessionStore: SessionStoring {
     let database: Database
     let sealing: SessionSealing
     /// Sessions read lately, by id hash, so a signed-in page (and an upload's admission) costs no database read
@@ -75,7 +89,8 @@ final class SessionStore: SessionStoring {
         """,
     ]
 
-    init(path: String, key: SealingKey) throws {
+    /// Opens (and migrates) the front's own database; the key seals what a copied file would otherwise give away.
+    public init(path: String, key: SealingKey) throws {
         database = try Database(path: path)
         try database.migrate(Self.migrations)
         sealing = SessionSealing(key: key)
@@ -83,7 +98,7 @@ final class SessionStore: SessionStoring {
 
     /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
     /// full path, which reads the database) or expired.
-    func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
+    public func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
         let key = SHA256.digest(sessionID)
         return cache.withLock { cache in
             guard let hit = cache[key], hit.expiresAt > now else { return nil }
@@ -91,7 +106,8 @@ final class SessionStore: SessionStoring {
         }
     }
 
-    func create(_ session: BrowserSession, now: Int64) throws {
+    /// Seals the tokens and key to this row, so a copied `front.sqlite` gives no usable credentials.
+    public func create(_ session: BrowserSession, now: Int64) throws {
         let tokens = try sealing.sealTokens(session.tokens, idHash: session.idHash)
         let dpop = try sealing.sealKey(session.dpopKey, idHash: session.idHash)
         try database.write {
@@ -103,8 +119,9 @@ final class SessionStore: SessionStoring {
         }
     }
 
+    /// Changes the row and the cached copy together, so the next page calls with the rotated tokens.
     @discardableResult
-    func updateTokens(_ tokens: TokenSet, idHash: String) throws -> Bool {
+    public func updateTokens(_ tokens: TokenSet, idHash: String) throws -> Bool {
         let sealed = try sealing.sealTokens(tokens, idHash: idHash)
         return try database.write {
             try $0.execute("UPDATE sessions SET sealed_tokens = ? WHERE id_hash = ?", [sealed, idHash])
@@ -114,7 +131,8 @@ final class SessionStore: SessionStoring {
         }
     }
 
-    func prune(now: Int64) throws {
+    /// Drops expired entries from the cache too, so it never answers for a session the table no longer has.
+    public func prune(now: Int64) throws {
         cache.withLock { $0 = $0.filter { $0.value.expiresAt > now } }
         try database.write {
             try $0.execute("DELETE FROM sessions WHERE expires_at <= ?", [now])
@@ -122,7 +140,8 @@ final class SessionStore: SessionStoring {
         }
     }
 
-    func session(idHash: String, now: Int64) throws -> BrowserSession? {
+    /// Reads through the cache: a signed-in page usually costs no database read and no decryption.
+    public func session(idHash: String, now: Int64) throws -> BrowserSession? {
         let key = SHA256.Digest(hex: idHash)
         if let key, let hit = cache.withLock({ $0[key] }) {
             return hit.expiresAt > now ? hit.session : nil
@@ -142,12 +161,14 @@ final class SessionStore: SessionStoring {
         return session
     }
 
-    func delete(idHash: String) throws {
+    /// Drops the cached copy first, so a signed-out cookie stops working on the fast path too.
+    public func delete(idHash: String) throws {
         if let key = SHA256.Digest(hex: idHash) { cache.withLock { _ = $0.removeValue(forKey: key) } }
         try database.write { try $0.execute("DELETE FROM sessions WHERE id_hash = ?", [idHash]) }
     }
 
-    func savePending(_ pending: PendingAuthorization, next: String, browser: String) throws {
+    /// Only the hash of the browser's sign-in cookie is kept, so the table alone cannot finish anyone's sign-in.
+    public func savePending(_ pending: PendingAuthorization, next: String, browser: String) throws {
         let sealed = try sealing.sealPending(pending)
         try database.write {
             try $0.execute(
@@ -156,7 +177,8 @@ final class SessionStore: SessionStoring {
         }
     }
 
-    func takePending(state: String, browser: String?) throws -> Result<(PendingAuthorization, next: String), PendingRefusal> {
+    /// Reads and deletes in one write transaction, so a callback can be used once only.
+    public func takePending(state: String, browser: String?) throws -> Result<(PendingAuthorization, next: String), PendingRefusal> {
         let row = try database.write { connection -> Row? in
             let row = try connection.queryOne("SELECT sealed, next, browser_hash FROM pending_sign_ins WHERE state = ?", [state])
             try connection.execute("DELETE FROM pending_sign_ins WHERE state = ?", [state])
@@ -166,7 +188,7 @@ final class SessionStore: SessionStoring {
     }
 
     /// One process owns this file, so the front's `RefreshCoordinator` alone keeps refreshes apart.
-    func whileRefreshing<T: Sendable>(idHash: String, _ body: () async throws -> T) async throws -> T {
+    public func whileRefreshing<T: Sendable>(idHash: String, _ body: () async throws -> T) async throws -> T {
         try await body()
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import App
+@testable import FrontState
 
 /// The front's state in a real PostgreSQL (a throwaway cluster per test), as two fronts see it: two
 /// `SharedSessions`, each with its own connection pool, on one database and one sealing key.

@@ -1,6 +1,5 @@
-import ATProto
+public import ATProto
 import Logging
-import Storage
 import Synchronization
 
 /// Seen stories per signed-in account, in the front's database, kept off the request path: a page view
@@ -11,22 +10,29 @@ import Synchronization
 ///
 /// Rows outlive the 24-hour window by a day, so an author's ring stays right until their last story expires;
 /// `prune` drops older ones.
-final class SeenMarks: Sendable {
-    let storage: any SeenStorage
+public final class SeenMarks: Sendable {
+    /// Where the marks are written, which the owner's administration also reaches to forget a removed member's.
+    public let storage: any SeenStorage
 
     /// How long a seen mark is kept after the story was made.
-    static let retention: Int64 = 2 * 86_400
+    public static let retention: Int64 = 2 * 86_400
     /// Accounts whose seen state is kept in memory; past it the cache starts over.
     static let cachedAccounts = 4096
     /// How long marks wait in memory before they are written together.
     static let flushDelay: Duration = .milliseconds(500)
 
-    struct Mark: Sendable, Equatable {
-        var account: String
-        var uri: String
-        var author: String
-        var createdAt: UTCTime
-        var seenAt: UTCTime
+    /// One story seen by one account, as it waits in memory and as `SeenStorage` writes it.
+    public struct Mark: Sendable, Equatable {
+        /// Whose mark it is: the signed-in account's DID.
+        public var account: String
+        /// The story's AT-URI.
+        public var uri: String
+        /// The story's author (the URI's authority), so an author's ring is read without parsing URIs.
+        public var author: String
+        /// When the story was made: pruning goes by it, so a mark lives as long as its story can be shown.
+        public var createdAt: UTCTime
+        /// When it was seen: kept with the mark, though nothing reads it yet.
+        public var seenAt: UTCTime
     }
 
     private struct Buffer {
@@ -39,13 +45,14 @@ final class SeenMarks: Sendable {
 
     private let buffer = Mutex(Buffer())
 
-    init(storage: any SeenStorage) { self.storage = storage }
+    /// Marks kept in `storage`; fronts sharing their sessions hand PostgreSQL's (`SharedSessions.seen`).
+    public init(storage: any SeenStorage) { self.storage = storage }
 
-    /// Marks in `front.sqlite`, for one front.
-    convenience init(database: Database) { self.init(storage: SQLiteSeenStorage(database: database)) }
+    /// Marks in the `front.sqlite` that `sessions` keeps, for one front: one file, one schema, one backup.
+    public convenience init(beside sessions: SessionStore) { self.init(storage: SQLiteSeenStorage(database: sessions.database)) }
 
     /// What `account` has seen; nothing for anonymous visitors (theirs live in their browser).
-    func state(for account: String?) throws -> SeenState {
+    public func state(for account: String?) throws -> SeenState {
         guard let account else { return .none }
         let shared = storage.isShared
         if !shared, let cached = buffer.withLock({ $0.states[account] }) { return cached }
@@ -65,14 +72,8 @@ final class SeenMarks: Sendable {
         }
     }
 
-    /// Marks a served story as seen.
-    func mark(_ item: StoryItem, account: String, now: UTCTime) {
-        guard let uri = try? ATURI(item.uri), let created = UTCTime(iso8601: item.createdAt) else { return }
-        mark(uri: uri, createdAt: created, account: account, now: now)
-    }
-
     /// Marks a story seen for an account; idempotent. The write happens shortly after, off this request.
-    func mark(uri: ATURI, createdAt: UTCTime, account: String, now: UTCTime) {
+    public func mark(uri: ATURI, createdAt: UTCTime, account: String, now: UTCTime) {
         let mark = Mark(account: account, uri: uri.description, author: uri.authority, createdAt: createdAt, seenAt: now)
         let schedule = buffer.withLock { buffer -> Bool in
             if buffer.states[account]?.uris.contains(mark.uri) == true { return false }
@@ -89,13 +90,14 @@ final class SeenMarks: Sendable {
         }
     }
 
-    /// Changes whenever `account` sees a story it had not seen.
-    func version(for account: String) -> Int {
+    /// Changes whenever `account` sees a story it had not seen, so a page cached under the old value is not served
+    /// with a stale ring.
+    public func version(for account: String) -> Int {
         buffer.withLock { $0.versions[account] ?? 0 }
     }
 
-    /// Writes every mark waiting in memory, in one transaction.
-    func flush() throws {
+    /// Writes every mark waiting in memory, in one transaction; the server calls it as it stops, so none is lost.
+    public func flush() throws {
         let marks = buffer.withLock { buffer -> [Mark] in
             defer {
                 buffer.pending = []
@@ -114,7 +116,7 @@ final class SeenMarks: Sendable {
     }
 
     /// Drops marks of stories older than the retention, in the database and in memory.
-    func prune(now: UTCTime) throws {
+    public func prune(now: UTCTime) throws {
         try storage.prune(before: UTCTime(microseconds: now.microseconds - Self.retention * 1_000_000))
         buffer.withLock { $0.states.removeAll() }
     }

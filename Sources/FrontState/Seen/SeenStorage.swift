@@ -1,8 +1,8 @@
-import ATProto
+public import ATProto
 import Storage
 
 /// Where seen marks are kept: `front.sqlite` for one front, PostgreSQL for fronts that share their sessions.
-protocol SeenStorage: Sendable {
+public protocol SeenStorage: Sendable {
     /// Whether another process may write marks too, so that what this one remembers goes stale: `SeenMarks` then
     /// keeps no per-account state between requests.
     var isShared: Bool { get }

@@ -4,9 +4,10 @@ import Synchronization
 /// Counts attempts per client address in fixed one-minute windows, so that one client cannot keep the image
 /// workers (uploads) or the sign-in server (sign-ins) busy for everyone. Every attempt counts, whether it
 /// succeeds or not. A value type driven by `now` (Unix seconds), tested without a clock.
-struct RateLimit: Sendable {
+public struct RateLimit: Sendable {
     /// The answer for one attempt.
-    enum Decision: Sendable, Equatable {
+    public enum Decision: Sendable, Equatable {
+        /// Within the limit: the attempt goes ahead, and it counted.
         case allowed
         /// Refused; the window ends `retryAfter` seconds from now.
         case limited(retryAfter: Int64)
@@ -39,28 +40,31 @@ struct RateLimit: Sendable {
 /// Counts attempts per key against a limit per window: `RateLimiter` in this process's memory, or
 /// `PostgresRateLimiter` shared by the fronts behind one load balancer (so that a client spreading its attempts
 /// over them still meets one limit).
-protocol RateLimiting: Sendable {
+public protocol RateLimiting: Sendable {
     /// Counts one attempt from `key` at `now` (Unix seconds) if it is within the limit.
     func admit(_ key: String, now: Int64) throws -> RateLimit.Decision
 }
 
 /// A limit shared by every request of one server.
-final class RateLimiter: RateLimiting {
+public final class RateLimiter: RateLimiting {
     private let state: Mutex<RateLimit>
 
+    /// A per-client limit in one-minute windows, as uploads, sign-ins, passes and previews are counted.
     /// - Parameter perMinute: attempts one client address may make per minute.
-    init(perMinute: Int) {
+    public init(perMinute: Int) {
         state = Mutex(RateLimit(limit: perMinute))
     }
 
+    /// A limit over a window of any length, for the per-person write limits that also count by the day.
     /// - Parameters:
     ///   - limit: attempts one key may make per window.
     ///   - window: the window's length in seconds.
-    init(limit: Int, window: Int64) {
+    public init(limit: Int, window: Int64) {
         state = Mutex(RateLimit(limit: limit, window: window))
     }
 
-    func admit(_ key: String, now: Int64) -> RateLimit.Decision {
+    /// Counts under a lock, so concurrent requests from one client cannot both take the last attempt.
+    public func admit(_ key: String, now: Int64) -> RateLimit.Decision {
         state.withLock { $0.admit(key, now: now) }
     }
 }
