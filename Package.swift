@@ -76,13 +76,15 @@ let package = Package(
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
             swiftSettings: strict
         ),
+        // The counting core of every rate limit (sign-ins, PAR, uploads, previews), a value driven by the time it is given.
+        .target(name: "RateLimits", swiftSettings: strict),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
+            name: "AuthServer", dependencies: ["HTTPServer", "RateLimits", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
             swiftSettings: strict),
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
             name: "FrontState",
-            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "HTTPServer", "Logging"],
+            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "RateLimits", "Logging"],
             swiftSettings: strict
         ),
         // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
@@ -115,7 +117,8 @@ let package = Package(
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
         .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits"], swiftSettings: strict),
+        .testTarget(name: "RateLimitsTests", dependencies: ["RateLimits"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),

@@ -2,6 +2,7 @@ public import ATProto
 public import Crypto
 import Foundation
 public import HTTPServer
+import RateLimits
 import Storage
 import Synchronization
 import Workers

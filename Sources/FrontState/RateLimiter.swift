@@ -1,4 +1,4 @@
-import HTTPServer
+import RateLimits
 import Synchronization
 
 /// Counts attempts per client address in fixed one-minute windows, so that one client cannot keep the image

@@ -1,4 +1,5 @@
 import Foundation
+import RateLimits
 import Testing
 
 @testable import HTTPServer

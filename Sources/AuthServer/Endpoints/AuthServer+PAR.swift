@@ -2,6 +2,7 @@ import ATProto
 import Crypto
 import HTTPServer
 import Logging
+import RateLimits
 import Storage
 import Synchronization
 
