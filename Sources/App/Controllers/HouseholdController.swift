@@ -198,8 +198,8 @@ extension HouseholdController {
             Route(method: .post, page: .welcome, access: .anyone, bodyLimit: 8192, handler: createOwner),
             Route(method: .get, page: .invite, access: .signedIn, handler: inviteForm),
             Route(method: .post, page: .invite, access: .signedIn, bodyLimit: 4096, handler: createInvite),
-            Route(method: .get, page: .join(token: ""), access: .anyone, handler: joinForm),
-            Route(method: .post, page: .join(token: ""), access: .anyone, bodyLimit: 8192, handler: join),
+            Route(method: .get, page: .join(token: .key), access: .anyone, handler: joinForm),
+            Route(method: .post, page: .join(token: .key), access: .anyone, bodyLimit: 8192, handler: join),
         ]
     }
 }

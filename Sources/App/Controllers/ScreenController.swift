@@ -90,9 +90,9 @@ extension ScreenController {
     var routes: [Route] {
         [
             Route(method: .post, page: .screenPairings, access: .posters, bodyLimit: 8192, handler: createPairing),
-            Route(method: .get, page: .screenPairing(token: ""), access: .anyone, handler: confirm),
-            Route(method: .post, page: .screenPairing(token: ""), access: .anyone, bodyLimit: 4096, handler: pair),
-            Route(method: .get, page: .screenPairingQR(token: ""), access: .posters, handler: qr),
+            Route(method: .get, page: .screenPairing(token: .key), access: .anyone, handler: confirm),
+            Route(method: .post, page: .screenPairing(token: .key), access: .anyone, bodyLimit: 4096, handler: pair),
+            Route(method: .get, page: .screenPairingQR(token: .key), access: .posters, handler: qr),
         ]
     }
 }

@@ -106,12 +106,12 @@ extension ShareLinkController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .get, page: .storyShares(did: "", rkey: ""), access: .posters, handler: list),
-            Route(method: .post, page: .storyShares(did: "", rkey: ""), access: .posters, bodyLimit: 4096, handler: change),
+            Route(method: .get, page: .storyShares(did: .key, rkey: .key), access: .posters, handler: list),
+            Route(method: .post, page: .storyShares(did: .key, rkey: .key), access: .posters, bodyLimit: 4096, handler: change),
             // The link is the credential: anyone who has it, and nobody else.
-            Route(method: .get, page: .sharedStory(token: ""), access: .anyone, handler: shared),
-            Route(method: .get, page: .sharedPhoto(token: ""), access: .anyone, handler: photo),
-            Route(method: .get, page: .sharedPreview(token: ""), access: .anyone, handler: preview),
+            Route(method: .get, page: .sharedStory(token: .key), access: .anyone, handler: shared),
+            Route(method: .get, page: .sharedPhoto(token: .key), access: .anyone, handler: photo),
+            Route(method: .get, page: .sharedPreview(token: .key), access: .anyone, handler: preview),
         ]
     }
 }

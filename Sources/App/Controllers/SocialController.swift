@@ -205,16 +205,16 @@ extension SocialController {
     /// The routes this controller answers, one line per method and page.
     var routes: [Route] {
         [
-            Route(method: .post, page: .favorite(did: "", rkey: ""), access: .signedIn, bodyLimit: 4096, write: .favourite, handler: favorite),
-            Route(method: .get, page: .comments(did: "", rkey: ""), access: .viewers, handler: commentsPage),
-            Route(method: .post, page: .comments(did: "", rkey: ""), access: .signedIn, bodyLimit: 16384, write: .comment, handler: postComment),
+            Route(method: .post, page: .favorite(did: .key, rkey: .key), access: .signedIn, bodyLimit: 4096, write: .favourite, handler: favorite),
+            Route(method: .get, page: .comments(did: .key, rkey: .key), access: .viewers, handler: commentsPage),
+            Route(method: .post, page: .comments(did: .key, rkey: .key), access: .signedIn, bodyLimit: 16384, write: .comment, handler: postComment),
             Route(
-                method: .post, page: .deleteComment(did: "", rkey: ""), access: .signedIn, bodyLimit: 4096, handler: deleteComment),
-            Route(method: .get, page: .commentsData(did: "", rkey: ""), access: .viewers, group: .api, handler: commentsData),
+                method: .post, page: .deleteComment(did: .key, rkey: .key), access: .signedIn, bodyLimit: 4096, handler: deleteComment),
+            Route(method: .get, page: .commentsData(did: .key, rkey: .key), access: .viewers, group: .api, handler: commentsData),
             Route(method: .get, page: .report, access: .signedIn, handler: reportForm),
             Route(method: .post, page: .report, access: .signedIn, bodyLimit: 16384, write: .report, handler: report),
-            Route(method: .post, page: .mute(actor: ""), access: .signedIn, bodyLimit: 4096, write: .mute, handler: mute),
-            Route(method: .post, page: .block(actor: ""), access: .signedIn, bodyLimit: 4096, write: .block, handler: block),
+            Route(method: .post, page: .mute(actor: .key), access: .signedIn, bodyLimit: 4096, write: .mute, handler: mute),
+            Route(method: .post, page: .block(actor: .key), access: .signedIn, bodyLimit: 4096, write: .block, handler: block),
             Route(method: .get, page: .muted, access: .signedIn, handler: mutedPage),
             Route(method: .get, page: .activity, access: .signedIn, handler: activityPage),
             Route(method: .post, page: .activitySeen, access: .signedIn, bodyLimit: 4096, handler: markActivitySeen),

@@ -169,19 +169,19 @@ extension StoryPages {
     var routes: [Route] {
         [
             Route(method: .get, page: .home, access: .viewers, cached: true, handler: home),
-            Route(method: .get, page: .stories(actor: ""), access: .viewers, handler: stories),
-            Route(method: .get, page: .story(did: "", rkey: ""), access: .viewers, cached: true, handler: story),
-            Route(method: .get, page: .profile(actor: ""), access: .viewers, cached: true, handler: profile),
-            Route(method: .get, page: .memories(years: 0), access: .signedIn, cached: true, handler: memories),
+            Route(method: .get, page: .stories(actor: .key), access: .viewers, handler: stories),
+            Route(method: .get, page: .story(did: .key, rkey: .key), access: .viewers, cached: true, handler: story),
+            Route(method: .get, page: .profile(actor: .key), access: .viewers, cached: true, handler: profile),
+            Route(method: .get, page: .memories(years: .key), access: .signedIn, cached: true, handler: memories),
             Route(method: .get, page: .kiosk, access: .screens, cached: true, handler: kiosk),
             Route(method: .get, page: .kioskSettings, access: .viewers, handler: kioskSettings),
             Route(method: .get, page: .kioskQR, access: .viewers, handler: kioskQR),
-            Route(method: .get, page: .storyQR(did: "", rkey: ""), access: .viewers, handler: storyQR),
-            Route(method: .get, page: .storiesData(actor: ""), access: .viewers, group: .api, cached: true, handler: storiesData),
+            Route(method: .get, page: .storyQR(did: .key, rkey: .key), access: .viewers, handler: storyQR),
+            Route(method: .get, page: .storiesData(actor: .key), access: .viewers, group: .api, cached: true, handler: storiesData),
             Route(method: .get, page: .kioskData, access: .screens, group: .api, cached: true, handler: kioskData),
             Route(method: .post, page: .seen, access: .signedIn, group: .api, bodyLimit: 4096, write: .seen, handler: markSeen),
-            Route(method: .get, page: .storyPreview(did: "", rkey: ""), access: .viewers, cached: true, handler: preview),
-            Route(method: .get, page: .storyBlurred(did: "", rkey: ""), access: .viewers, cached: true, handler: blurred),
+            Route(method: .get, page: .storyPreview(did: .key, rkey: .key), access: .viewers, cached: true, handler: preview),
+            Route(method: .get, page: .storyBlurred(did: .key, rkey: .key), access: .viewers, cached: true, handler: blurred),
         ]
     }
 }

@@ -379,8 +379,8 @@ extension StoryWrites {
                 method: .post, page: .share, access: .posters, bodyLimit: StoryWrites.maxUploadBytes, requiresSession: true, bodyOnDisk: true,
                 shareTarget: true,
                 handler: sharePhoto),
-            Route(method: .get, page: .deleteStory(did: "", rkey: ""), access: .posters, handler: deleteConfirm),
-            Route(method: .post, page: .deleteStory(did: "", rkey: ""), access: .posters, bodyLimit: 4096, handler: deleteStory),
+            Route(method: .get, page: .deleteStory(did: .key, rkey: .key), access: .posters, handler: deleteConfirm),
+            Route(method: .post, page: .deleteStory(did: .key, rkey: .key), access: .posters, bodyLimit: 4096, handler: deleteStory),
         ]
     }
 }

@@ -226,3 +226,13 @@ public enum SiteURL: Sendable, Equatable {
         return candidate
     }
 }
+
+/// The stand-in a route names its case's values with (`.story(did: .key, rkey: .key)`): a route reads only the case's
+/// pattern, where each value is `:name`, so the value is never used.
+extension String {
+    static var key: String { "" }
+}
+
+extension Int {
+    static var key: Int { 0 }
+}
