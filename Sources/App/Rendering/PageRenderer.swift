@@ -50,20 +50,14 @@ public struct PageRenderer: Sendable {
         var csrf: String?
         /// Whether the header offers "New story": not to a guest, who never posts.
         var canPost: Bool
-        var homeHref = SiteURL.home.path
-        var loginHref = SiteURL.login.path
-        var logoutHref = SiteURL.logout.path
-        var createHref = SiteURL.create.path
-        var activityHref = SiteURL.activity.path
-        var mutedHref = SiteURL.muted.path
-        var kioskSettingsHref = SiteURL.kioskSettings.path
+        /// Every fixed path, for the header, the forms and the links of every page.
+        var site = SitePaths()
+        /// The site's icon, by its fingerprinted name.
+        var icon: String
         /// The signed-in person's own profile, from the header's menu.
         var profileHref: String?
         /// Whether the menu offers the owner's tools: members, invitations, reports.
         var isOwner: Bool
-        var adminHref = SiteURL.admin.path
-        var inviteHref = SiteURL.invite.path
-        var reportsHref = SiteURL.adminReports.path
         /// Favourites and comments the signed-in person has not looked at yet; nil shows no count.
         var activityCount: Int?
         var meta: [Meta]
@@ -80,6 +74,7 @@ public struct PageRenderer: Sendable {
             title: title, stylesheet: assets.url(for: "css/app.css"),
             scripts: scripts.map { assets.url(for: $0) }, bodyClass: bodyClass, signedInAs: context?.session?.handle,
             csrf: context?.session == nil ? nil : context?.csrf.value, canPost: context?.role?.posts ?? true,
+            icon: assets.url(for: "icons/grain.svg"),
             profileHref: context?.session.map { SiteURL.profile(actor: $0.handle).path }, isOwner: context?.role == .owner,
             activityCount: context?.activityCount.flatMap { $0 > 0 ? $0 : nil }, meta: meta, refresh: refresh)
         guard case .dictionary(var values) = try TemplateValue(encoding: layout) else {

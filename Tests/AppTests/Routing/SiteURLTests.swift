@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Lexicon
+import TestSupport
 import Testing
 
 @testable import App
@@ -60,6 +61,26 @@ import Testing
         #expect(SiteURL.deleteComment(did: "", rkey: "").pattern == "/profile/:did/story/:rkey/comments/delete")
         #expect(SiteURL.memories(years: 3).path == "/memories/3")
         #expect(SiteURL.home.pattern == "/" && SiteURL.home.path == "/")
+    }
+
+    @Test("no template writes a path of its own: every link, form and source comes from SiteURL or the static files")
+    func templatesHaveNoLiteralPaths() throws {
+        let directory = repositoryRoot.appendingPathComponent("Templates")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".html") }
+        #expect(files.count > 10)
+        var found: [String] = []
+        for file in files {
+            let html = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            found += captures(#"((?:href|action|src|formaction|poster|content)="/[^"]*")"#, in: html).map { "\(file): \($0)" }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("the templates' site paths are the SiteURL cases' own")
+    func sitePaths() throws {
+        let site = try JSONDecoder().decode([String: String].self, from: JSONEncoder().encode(SitePaths()))
+        #expect(site["admin"] == SiteURL.admin.path && site["adminReports"] == "/admin/reports" && site["home"] == "/")
+        #expect(site.count == 13)
     }
 
     @Test("a next or from value stays on this site: TAB, CR, LF, spaces, backslashes and a second slash are refused")
