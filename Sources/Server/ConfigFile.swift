@@ -29,11 +29,11 @@ struct ConfigFile: Equatable {
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             let option = "--" + key
-            guard Command.environmentOptions.contains(option) else {
+            guard let declared = ServeOption.byFlag[option], declared.layered else {
                 throw Command.UsageError(description: "\(place): unknown key \(key.prefix(40)) (the keys are the serve flags without --)")
             }
             guard seen.insert(option).inserted else { throw Command.UsageError(description: "\(place): \(key) is set twice") }
-            if Command.switches.contains(option), Command.switchValue(value) == nil {
+            if declared.isSwitch, Command.switchValue(value) == nil {
                 throw Command.UsageError(description: "\(place): \(key) must be true or false, not \(value.prefix(40))")
             }
             values.append((option, value))
@@ -92,17 +92,17 @@ extension Command {
                 order.append(option)
             }
         }
-        for option in environmentOptions {
-            guard let value = environment[environmentVariable(for: option)] else { continue }
-            if switches.contains(option), switchValue(value) == nil {
-                throw UsageError(description: "\(environmentVariable(for: option)) must be true or false, not \(value)")
+        for option in ServeOption.layeredOptions {
+            guard let value = environment[option.environmentVariable] else { continue }
+            if option.isSwitch, switchValue(value) == nil {
+                throw UsageError(description: "\(option.environmentVariable) must be true or false, not \(value)")
             }
-            if layered.updateValue(value, forKey: option) == nil { order.append(option) }
+            if layered.updateValue(value, forKey: option.flag) == nil { order.append(option.flag) }
         }
         var beneath: [String] = []
         for option in order {
             guard let value = layered[option] else { continue }
-            if switches.contains(option) {
+            if ServeOption.byFlag[option]?.isSwitch == true {
                 if switchValue(value) == true { beneath.append(option) }
             } else {
                 beneath += [option, value]

@@ -1,7 +1,8 @@
 import Foundation
-import Server
 import TestSupport
 import Testing
+
+@testable import Server
 
 /// `--config FILE` and /etc/grain-stories/grain-stories.conf: the serve flags as `key = value` lines, beneath the
 /// environment and the command line.
@@ -52,6 +53,21 @@ struct ConfigFileTests {
         #expect(configuration.dataDirectory == "/srv/env", "the environment wins over the file")
         #expect(!configuration.behindTLSProxy, "a switch the file turns on, the environment turns off")
         #expect(configuration.host == "0.0.0.0", "what only the file says holds")
+    }
+
+    @Test("the option table is what help lists and what the environment and the file accept; the benchmark seeds are flags only")
+    func optionTable() throws {
+        let usage = Command.usage
+        for option in ServeOption.all {
+            #expect(usage.contains(option.usageLines[0]), "\(option.flag) in help")
+        }
+        #expect(Set(ServeOption.all.map(\.name)).count == ServeOption.all.count, "each name once")
+        #expect(try serve([], environment: ["GRAIN_STORIES_MAX_VIDEO_BYTES": "5000000"]).maxVideoBytes == 5_000_000)
+        #expect(try serve(["--config", write("max-video-bytes = 6000000\n")]).maxVideoBytes == 6_000_000)
+        #expect(try serve([], environment: ["GRAIN_STORIES_DEMO_EXTRA_MEMBERS": "3"]).demoExtraMembers == 0)
+        let error = #expect(throws: Command.UsageError.self) { try serve(["--config", write("demo-extra-members = 3\n")]) }
+        #expect(error?.description.contains("unknown key") == true)
+        #expect(try serve(["--demo-extra-members", "3"]).demoExtraMembers == 3)
     }
 
     @Test("the default file is read only when it exists; GRAIN_STORIES_CONFIG names another")
