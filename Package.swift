@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units", "MappedFiles"], swiftSettings: strict),
         // Debian's ffprobe and ffmpeg as bounded child processes: clips probed, checked and transcoded for stories.
         .target(name: "Video", dependencies: ["Logging"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Outbound"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Outbound", "MappedFiles"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
         .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
@@ -76,6 +76,8 @@ let package = Package(
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
             swiftSettings: strict
         ),
+        // A whole file mapped read-only, size-checked before it is mapped: the place table and uploaded photos.
+        .target(name: "MappedFiles", swiftSettings: strict),
         // The counting core of every rate limit (sign-ins, PAR, uploads, previews), a value driven by the time it is given.
         .target(name: "RateLimits", swiftSettings: strict),
         .target(
@@ -119,6 +121,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits"], swiftSettings: strict),
         .testTarget(name: "RateLimitsTests", dependencies: ["RateLimits"], swiftSettings: strict),
+        .testTarget(name: "MappedFilesTests", dependencies: ["MappedFiles"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),
@@ -134,7 +137,7 @@ let package = Package(
             name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265", "CJPEG", "CTurboJPEG"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer", "MappedFiles"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),

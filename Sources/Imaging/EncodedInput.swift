@@ -1,3 +1,5 @@
+import MappedFiles
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,37 +24,19 @@ struct EncodedInput {
     }
 }
 
-/// A read-only private map of a whole file, unmapped on deinit.
-final class MappedFile {
-    let bytes: UnsafeRawBufferPointer
-    let path: String
-
-    /// Opens and maps `path` after checking its size against `maxBytes`, so an oversized file is refused before
-    /// any of it is read.
-    init(path: String, maxBytes: Int) throws(ImagingError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable("cannot open \(path): \(Self.errorText())") }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .unreadable("cannot stat \(path): \(Self.errorText())") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable("\(path) is not a regular file") }
-        let size = Int(status.st_size)
-        guard size <= maxBytes else { throw .fileTooLarge(bytes: size, maxBytes: maxBytes) }
-        guard size > 0 else { throw .unsupportedFormat }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            throw .unreadable("cannot map \(path): \(Self.errorText())")
+extension MappedFile {
+    /// Maps an uploaded photo, refusing one over `maxBytes` before any of it is read.
+    static func photo(at path: String, maxBytes: Int) throws(ImagingError) -> MappedFile {
+        do {
+            return try MappedFile(path: path, maximumSize: maxBytes)
+        } catch {
+            switch error {
+            case .tooLarge(_, let size, let limit): throw .fileTooLarge(bytes: size, maxBytes: limit)
+            case .empty: throw .unsupportedFormat
+            case .unreadable, .notRegularFile: throw .unreadable(error.description)
+            }
         }
-        bytes = UnsafeRawBufferPointer(start: base, count: size)
-        self.path = path
     }
 
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-    }
-
-    var input: EncodedInput { EncodedInput(bytes: bytes, path: path) }
-
-    private static func errorText() -> String {
-        String(cString: strerror(errno))
-    }
+    var input: EncodedInput { EncodedInput(bytes: UnsafeRawBufferPointer(bytes), path: path) }
 }

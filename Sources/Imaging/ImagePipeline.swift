@@ -1,3 +1,4 @@
+import MappedFiles
 /// Turns an uploaded photo (JPEG, PNG, HEIC, AVIF or WebP) into a story photo: upright, in sRGB, within
 /// `maxEdge`, within `maxBytes`, metadata-free.
 ///
@@ -38,7 +39,7 @@ public enum ImagePipeline {
         options: PipelineOptions = .init()
     ) throws(ImagingError) -> ProcessedImage {
         try options.validate()
-        let file = try MappedFile(path: path, maxBytes: options.maxFileBytes)
+        let file = try MappedFile.photo(at: path, maxBytes: options.maxFileBytes)
         return try withExtendedLifetime(file) { () throws(ImagingError) in try process(file.input, options: options) }
     }
 

@@ -1,3 +1,5 @@
+import MappedFiles
+
 /// The sorted key list: byte order of the folded keys, so every key with a given prefix is one contiguous run.
 extension PlaceSearch {
     /// The bytes of key `index`.

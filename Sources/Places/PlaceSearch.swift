@@ -1,4 +1,5 @@
 import Foundation
+import MappedFiles
 
 /// Offline place search: the populated places whose name, alternate name (other languages and spellings) or a later
 /// word of the name starts with what was typed, or nearly does (one or two typos), ranked by population and, when
@@ -30,7 +31,7 @@ public final class PlaceSearch: Sendable {
     ///   `keys` (the layout `make places-data` writes to `.build/places/place-names.csv`).
     /// - Throws: `PlaceIndexError` when the file is missing or unreadable, lacks a column, or has no usable row.
     public init(csvPath: String) throws(PlaceIndexError) {
-        let file = try MappedFile(path: csvPath)
+        let file = try Self.map(csvPath)
         var table = try PlaceNameTable.parse(file.bytes, path: csvPath)
         table.keys = Self.sorted(table.keys, in: file.bytes)
         self.file = file
@@ -124,5 +125,24 @@ public struct PlaceSearchResult: Sendable, Equatable {
         self.place = place
         self.population = population
         self.kilometres = kilometres
+    }
+}
+
+extension PlaceSearch {
+    /// The largest table mapped: the real search table is about 21 MB.
+    static let maximumTableSize = 512 * 1024 * 1024
+
+    /// Maps the search table, saying what is wrong with a file that is not one.
+    static func map(_ path: String) throws(PlaceIndexError) -> MappedFile {
+        do {
+            return try MappedFile(path: path, maximumSize: maximumTableSize)
+        } catch {
+            switch error {
+            case .empty: throw .noRows(path, skipped: 0)
+            case .unreadable(_, let reason): throw .unreadable(path, reason)
+            case .notRegularFile: throw .unreadable(path, "not a regular file")
+            case .tooLarge: throw .unreadable(path, "larger than \(maximumTableSize) bytes")
+            }
+        }
     }
 }

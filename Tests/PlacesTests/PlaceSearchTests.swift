@@ -1,4 +1,5 @@
 import Foundation
+import MappedFiles
 import Testing
 
 @testable import Places
