@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "Backups", dependencies: ["Storage", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units", "MappedFiles"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units", "MappedFiles"],
+            swiftSettings: strict),
         // Debian's ffprobe and ffmpeg as bounded child processes: clips probed, checked and transcoded for stories.
         .target(name: "Video", dependencies: ["Logging"], swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
