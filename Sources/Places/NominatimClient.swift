@@ -1,3 +1,4 @@
+import Caching
 public import Foundation
 public import Outbound
 import Synchronization

@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import Logging
 public import Places

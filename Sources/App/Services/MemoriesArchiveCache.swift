@@ -1,4 +1,4 @@
-import Places
+import Caching
 import Synchronization
 
 /// What `Memories` read from a remote hatk's archives, kept per key for a while. Requests that miss the same key at
