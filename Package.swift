@@ -84,7 +84,7 @@ let package = Package(
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
             name: "FrontState",
-            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "HTTPServer", "Logging"],
+            dependencies: ["Caching", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "HTTPServer", "Logging"],
             swiftSettings: strict
         ),
         // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
