@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Caching", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["Caching", "CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
         // Consistent backups of a data directory (SQLite snapshots, blobs, a manifest), their checks and restores.
