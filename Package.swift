@@ -50,9 +50,11 @@ let package = Package(
         .target(name: "Units", swiftSettings: strict),
         // Counters and histograms for /metrics, in the Prometheus text format.
         .target(name: "Metrics", swiftSettings: strict),
+        // The one bounded cache: least recently used out, an optional lifetime, one load per key for concurrent misses.
+        .target(name: "Caching", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["Caching", "CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
         // Consistent backups of a data directory (SQLite snapshots, blobs, a manifest), their checks and restores.
@@ -68,10 +70,10 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Outbound", "MappedFiles"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Caching", "Outbound", "MappedFiles"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
-        .target(name: "HatkClient", dependencies: ["Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
+        .target(name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
         .target(
             name: "Backend",
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
@@ -87,14 +89,14 @@ let package = Package(
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
             name: "FrontState",
-            dependencies: ["Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "RateLimits", "Logging"],
+            dependencies: ["Caching", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "RateLimits", "Logging"],
             swiftSettings: strict
         ),
         // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
         // uploadBlob and createRecord upstream, and the form's place search and clip progress.
         .target(
             name: "Publishing",
-            dependencies: ["ATProto", "Geo", "HatkClient", "Imaging", "Lexicon", "Logging", "Places", "Units", "Video", "Workers"],
+            dependencies: ["ATProto", "Caching", "Geo", "HatkClient", "Imaging", "Lexicon", "Logging", "Places", "Units", "Video", "Workers"],
             swiftSettings: strict
         ),
         // The front alone: pages, sign-in, the upload forms (posting itself is Publishing's, sessions FrontState's). It reads
@@ -102,8 +104,8 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging", "Geo",
-                "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
+                "Caching", "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging",
+                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
             ],
             swiftSettings: strict
         ),
@@ -155,6 +157,7 @@ let package = Package(
             name: "AuthServerTests", dependencies: ["AuthServer", "HTTPServer", "Crypto", "ATProto", "Workers", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        .testTarget(name: "CachingTests", dependencies: ["Caching"], swiftSettings: strict),
         .testTarget(name: "UnitsTests", dependencies: ["Units"], swiftSettings: strict),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,6 @@
+import Caching
 public import Foundation
 public import Outbound
-import Synchronization
 
 /// Reverse geocoding through a Nominatim server, as Grain does it, within the public server's usage policy: an
 /// identifying User-Agent, at most one request per interval across all callers, and a cache so that a burst of
@@ -18,8 +18,8 @@ public final class NominatimClient: Sendable {
     private let timeout: Duration
     let http: OutboundHTTP
     private let gate: RequestGate
-    private let cache: Mutex<LRUCache<CoordinateKey, NominatimResult?>>
-    private let searches: Mutex<LRUCache<String, [NominatimResult]>>
+    private let cache: Cache<CoordinateKey, NominatimResult?>
+    private let searches: Cache<String, [NominatimResult]>
 
     /// The most results a search asks for.
     public static let maximumSearchResults = 10
@@ -48,8 +48,8 @@ public final class NominatimClient: Sendable {
         self.userAgent = userAgent
         self.timeout = .seconds(timeout)
         self.gate = RequestGate(interval: minimumInterval, clock: clock)
-        self.cache = Mutex(LRUCache(capacity: cacheSize))
-        self.searches = Mutex(LRUCache(capacity: cacheSize))
+        self.cache = Cache(capacity: cacheSize)
+        self.searches = Cache(capacity: cacheSize)
         var configuration = OutboundHTTP.Configuration(policy: policy)
         configuration.maximumBodySize = Self.maximumBodySize
         self.http = OutboundHTTP(configuration: configuration)
@@ -66,12 +66,12 @@ public final class NominatimClient: Sendable {
         guard let key = CoordinateKey(latitude: latitude, longitude: longitude) else {
             throw NominatimError(.invalidCoordinates, "Nominatim lookup refused: coordinates out of range")
         }
-        if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        if let cached = cache.value(for: key) { return cached }
         try await gate.wait()
         // Another caller may have fetched the same point while this one waited for its turn.
-        if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        if let cached = cache.value(for: key) { return cached }
         let result = try Self.decode(await fetch(reverseRequest(for: key)))
-        cache.withLock { $0.insert(result, for: key) }
+        cache.insert(result, for: key)
         return result
     }
 
@@ -88,11 +88,11 @@ public final class NominatimClient: Sendable {
         guard !query.isEmpty else { return [] }
         let limit = max(1, min(limit, Self.maximumSearchResults))
         let key = "\(limit) \(query.lowercased())"
-        if let cached = searches.withLock({ $0.value(for: key) }) { return cached }
+        if let cached = searches.value(for: key) { return cached }
         try await gate.wait()
-        if let cached = searches.withLock({ $0.value(for: key) }) { return cached }
+        if let cached = searches.value(for: key) { return cached }
         let results = try Self.decodeSearch(await fetch(searchRequest(for: query, limit: limit)))
-        searches.withLock { $0.insert(results, for: key) }
+        searches.insert(results, for: key)
         return results
     }
 

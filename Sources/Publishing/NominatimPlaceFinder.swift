@@ -1,7 +1,7 @@
+import Caching
 import Foundation
 import Logging
 public import Places
-import Synchronization
 
 /// The create form's place search through Nominatim (`--geocoder nominatim`), as Grain's location search does it:
 /// the typed text goes to that server (never the photo's position), through the same client, pacing and cache as
@@ -11,7 +11,7 @@ public final class NominatimPlaceFinder: PlaceFinding {
     let fallback: PlaceFinder?
     /// What recent searches offered, by token: a posted choice is taken from here, so choosing costs no request
     /// and a form cannot name a place this server never offered.
-    private let offered = Mutex(LRUCache<String, PlaceCandidate>(capacity: 2000))
+    private let offered = Cache<String, PlaceCandidate>(capacity: 2000)
 
     /// The most results asked for (Grain asks for five; the form shows up to eight).
     static let maximumResults = 8
@@ -33,9 +33,7 @@ public final class NominatimPlaceFinder: PlaceFinding {
     public func search(_ text: String, near: (latitude: Double, longitude: Double)?) async -> [PlaceCandidate]? {
         do {
             let candidates = try await client.search(text, limit: Self.maximumResults).compactMap(Self.candidate)
-            offered.withLock { cache in
-                for candidate in candidates { cache.insert(candidate, for: candidate.token) }
-            }
+            for candidate in candidates { offered.insert(candidate, for: candidate.token) }
             return candidates
         } catch {
             // The text someone searched for is theirs: the log says only that the search failed.
@@ -46,7 +44,7 @@ public final class NominatimPlaceFinder: PlaceFinding {
 
     /// A Nominatim token is honoured only when this server offered it; a GeoNames id goes to the offline table.
     public func place(token: String) async -> PlaceCandidate? {
-        if token.hasPrefix("n") { return offered.withLock { $0.value(for: token) } }
+        if token.hasPrefix("n") { return offered.value(for: token) }
         return await fallback?.place(token: token)
     }
 

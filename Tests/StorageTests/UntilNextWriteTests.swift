@@ -35,7 +35,7 @@ struct UntilNextWriteTests {
         #expect(cache.value(for: "k") == nil)
     }
 
-    @Test("past its capacity it starts again empty")
+    @Test("past its capacity the least recently used goes")
     func bounded() throws {
         let database = try Self.database()
         let cache = UntilNextWrite<Int, Int>(database: database, capacity: 4)

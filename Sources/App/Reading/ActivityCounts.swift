@@ -1,8 +1,8 @@
+import Caching
 import HTTPServer
 import HatkClient
 import Lexicon
 import Logging
-import Synchronization
 
 /// How many favourites and comments on a signed-in person's stories they have not looked at, for the header's count:
 /// only what the activity page lists (``StoryNotifications``), asked at most once a minute per person, and forgotten
@@ -10,25 +10,23 @@ import Synchronization
 final class ActivityCounts: Sendable {
     static let lifetime: Int64 = 60
     static let cachedAccounts = 1024
-    private let counts = Mutex<[String: (count: Int?, expires: Int64)]>([:])
+    /// Counts by viewer on Unix seconds; none (an upstream that could not say) is kept as any count is.
+    private let counts = Cache<String, Int?>(capacity: ActivityCounts.cachedAccounts, lifetime: .seconds(ActivityCounts.lifetime))
 
     func count(for viewer: String, reader: any StoryReading, now: Int64) async -> Int? {
-        if let hit = counts.withLock({ $0[viewer] }), hit.expires > now { return hit.count }
+        if let hit = counts.value(for: viewer, now: .seconds(now)) { return hit }
         var count: Int?
         do {
             count = try await StoryNotifications.unseenCount(reader)
         } catch {
             log.warning("activity count unavailable: \(error)")
         }
-        counts.withLock { counts in
-            if counts.count >= Self.cachedAccounts { counts.removeAll() }
-            counts[viewer] = (count, now + Self.lifetime)
-        }
+        counts.insert(count, for: viewer, now: .seconds(now))
         return count
     }
 
     func forget(_ viewer: String) {
-        _ = counts.withLock { $0.removeValue(forKey: viewer) }
+        counts.removeValue(for: viewer)
     }
 }
 

@@ -1,17 +1,18 @@
 import ATProto
+import Caching
 import FrontState
 import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
 import Logging
-import Synchronization
 import Workers
 
 /// Images the server makes from a story's photo: the 1200 × 630 link preview of its permalink (blurred when the
 /// story carries a warning) and the blurred stand-in a warned story shows until the person asks to see it. The photo
 /// is fetched from wherever the view says (the embedded household's `/img/…`, a remote hatk's image host), and
-/// results are kept in a bounded cache keyed by the story's URI and CID (a record's CID changes with its content).
+/// results are kept in a bounded cache keyed by the story's URI and CID (a record's CID changes with its content), the
+/// least recently used going first.
 ///
 /// Anyone who may see a story may ask for its preview (link unfurlers are anonymous), so the work is fenced off: it
 /// runs on a small pool of its own, never the upload workers, and each client may have only so many made a minute
@@ -19,12 +20,6 @@ import Workers
 final class PreviewImages: Sendable {
     enum Kind: String, Sendable {
         case linkPreview, blurredLinkPreview, placeholder
-    }
-
-    /// Renditions by key, and the keys oldest first.
-    private struct Cache {
-        var entries: [String: [UInt8]] = [:]
-        var order: [String] = []
     }
 
     /// A client asked for more renditions than it may have made a minute.
@@ -38,9 +33,10 @@ final class PreviewImages: Sendable {
     /// Renditions made per client (`client` of the request), cache hits not counted.
     let limiter: any RateLimiting
     let client: @Sendable (Request) -> String?
-    private let cache = Mutex(Cache())
     /// Entries kept: a preview is about 100 KB, a stand-in one or two.
     static let capacity = 96
+    /// Renditions by kind, URI and CID; the least recently used goes first.
+    private let cache = Cache<String, [UInt8]>(capacity: PreviewImages.capacity)
 
     /// - Parameters:
     ///   - limiter: renditions one client may have made a minute (in PostgreSQL when fronts share sessions).
@@ -57,7 +53,7 @@ final class PreviewImages: Sendable {
     /// - Throws: `Limited` when `client` has had its renditions for the minute.
     func image(_ kind: Kind, of story: StoryView, for client: String, now: Int64) async throws -> [UInt8] {
         let key = kind.rawValue + " " + story.uri + " " + story.cid
-        if let hit = cache.withLock({ $0.entries[key] }) { return hit }
+        if let hit = cache.value(for: key) { return hit }
         if case .limited(let wait) = try limiter.admit(client, now: now) { throw Limited(retryAfter: wait) }
         // The thumbnail is enough for a stand-in of 64 pixels; a preview wants the full photo.
         let source = try await photos.image(at: kind == .linkPreview ? story.fullsize : story.thumb)
@@ -68,11 +64,7 @@ final class PreviewImages: Sendable {
             case .placeholder: return try Imaging.blurredPlaceholder(of: source).jpeg
             }
         }
-        cache.withLock { cache in
-            if cache.entries[key] == nil { cache.order.append(key) }
-            cache.entries[key] = jpeg
-            while cache.order.count > Self.capacity { cache.entries[cache.order.removeFirst()] = nil }
-        }
+        cache.insert(jpeg, for: key)
         return jpeg
     }
 }

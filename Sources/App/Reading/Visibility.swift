@@ -1,8 +1,8 @@
 import ATProto
+import Caching
 import HatkClient
 import Lexicon
 import Logging
-import Synchronization
 
 /// What one visitor may be shown: stories whose labels call for hiding are left out everywhere, warned ones come
 /// blurred, and authors the visitor muted or blocks (or who block them) drop out of the strip, the kiosk and the
@@ -31,10 +31,12 @@ struct StoryFilter: Sendable {
 /// relationships, kept for a short while per account and forgotten when they change them here.
 final class Visibility: Sendable {
     let labels: LabelPolicies
-    private let cache = Mutex<[String: (relationships: ViewerRelationships, expires: Int64)]>([:])
     /// How long a visitor's mutes and blocks are reused (seconds); their own changes here apply at once.
     static let relationshipLifetime: Int64 = 30
     static let cachedAccounts = 1024
+    /// Relationships by viewer, on Unix seconds.
+    private let cache = Cache<String, ViewerRelationships>(
+        capacity: Visibility.cachedAccounts, lifetime: .seconds(Visibility.relationshipLifetime))
 
     init(labels: LabelPolicies) { self.labels = labels }
 
@@ -46,7 +48,7 @@ final class Visibility: Sendable {
     }
 
     func relationships(of viewer: String, reader: any StoryReading, now: Int64) async -> ViewerRelationships {
-        if let hit = cache.withLock({ $0[viewer] }), hit.expires > now { return hit.relationships }
+        if let hit = cache.value(for: viewer, now: .seconds(now)) { return hit }
         let fresh: ViewerRelationships
         do {
             fresh = try await reader.relationships()
@@ -55,15 +57,12 @@ final class Visibility: Sendable {
             log.warning("mutes and blocks unavailable: \(error)")
             fresh = .none
         }
-        cache.withLock { cache in
-            if cache.count >= Self.cachedAccounts { cache.removeAll() }
-            cache[viewer] = (fresh, now + Self.relationshipLifetime)
-        }
+        cache.insert(fresh, for: viewer, now: .seconds(now))
         return fresh
     }
 
     /// Forgets a visitor's relationships after they muted, blocked or undid either.
     func forget(_ viewer: String) {
-        _ = cache.withLock { $0.removeValue(forKey: viewer) }
+        cache.removeValue(for: viewer)
     }
 }

@@ -1,23 +1,37 @@
+import Caching
 import HTTPServer
-import Synchronization
 
-/// A short cache (a second by default) of whole pages, for anyone and for each signed-in visitor apart: a busy strip is
-/// rendered once a second, not once a request. A page is kept prepared (libmicrohttpd's response, built on its first
-/// send), so a hit on the server thread's fast path sends the same bytes and headers again without copying them: no
-/// page carries a per-request nonce (docs/architecture.md, "The content policy without a nonce").
+/// A short cache (a second by default) of whole pages, for anyone and for each signed-in visitor apart (the key holds
+/// the session and its seen marks' version, or the paired screen): a busy strip is rendered once a second, not once a
+/// request. A page is kept prepared (libmicrohttpd's response, built on its first send), so a hit on the server
+/// thread's fast path sends the same bytes and headers again without copying them: no page carries a per-request
+/// nonce (docs/architecture.md, "The content policy without a nonce"). Only a 200 without `Set-Cookie` is kept. The
+/// shared ``Cache`` on the continuous clock holds the pages, `capacity` of them, the least recently used going first;
+/// any write that changes what a page shows clears it all (`removeAll`).
 final class PageCache: Sendable {
-    private struct Entry {
-        var expires: ContinuousClock.Instant
+    private struct Entry: Sendable {
+        /// When the page stops being fresh; the cache drops it ten TTLs later (see `servable`).
+        var expires: Duration
         var page: PreparedResponse
+        /// Whether it may be kept: a 200 without `Set-Cookie`. Others are only shared with concurrent misses.
+        var keep: Bool
         /// Set while one request re-renders an expired page; the others keep getting the old one.
         var refreshing = false
     }
 
     let ttl: Duration
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries: Cache<Key, Entry>
     static let capacity = 1024
+    /// Where this cache's time starts: `now` is the continuous clock's distance from it.
+    private let origin = ContinuousClock.now
 
-    init(ttl: Duration) { self.ttl = ttl }
+    init(ttl: Duration) {
+        self.ttl = ttl
+        // An expired page is served while it is re-rendered for up to ten TTLs more; after that it is of no use.
+        entries = Cache(capacity: ttl > .zero ? Self.capacity : 0, lifetime: ttl * 11)
+    }
+
+    private var now: Duration { ContinuousClock.now - origin }
 
     /// The key of a page: the names it was asked on exactly as sent (Host and the forwarded ones: pages carry links
     /// built on the origin), the path and query, and for a signed-in visitor their session and how much they have
@@ -51,68 +65,47 @@ final class PageCache: Sendable {
     /// to ten times the TTL), so a busy page never sends a stampede of renders upstream at once.
     func get(_ key: Key) -> Response? {
         guard ttl > .zero else { return nil }
-        let now = ContinuousClock.now
-        let hit: Entry? = entries.withLock { entries in
-            guard var entry = entries[key] else { return nil }
-            if servable(entry, now: now) { return entry }
+        let now = self.now
+        let hit: PreparedResponse?? = entries.modify(key, now: now) { entry in
+            if servable(entry, now: now) { return entry.page }
             entry.refreshing = true
-            entries[key] = entry
             return nil
         }
-        return hit?.page.response
+        return (hit ?? nil)?.response
     }
 
-    /// Fresh, or expired but being re-rendered by one request (served stale for up to ten times the TTL).
-    private func servable(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
-        entry.expires >= now || (entry.refreshing && entry.expires + ttl * 10 >= now)
+    /// Fresh, or expired but being re-rendered by one request (the cache keeps it ten times the TTL past expiry).
+    private func servable(_ entry: Entry, now: Duration) -> Bool {
+        entry.expires > now || entry.refreshing
     }
 
     /// A fresh (or being-refreshed) page without claiming a refresh: for the server thread's fast path,
     /// which leaves expired pages to the async path so that one request re-renders them.
     func peek(_ key: Key) -> PreparedResponse? {
         guard ttl > .zero else { return nil }
-        let now = ContinuousClock.now
-        guard let entry = entries.withLock({ $0[key] }), servable(entry, now: now) else { return nil }
+        let now = self.now
+        guard let entry = entries.peek(key, now: now), servable(entry, now: now) else { return nil }
         return entry.page
     }
 
-    func put(_ key: Key, _ response: Response) {
-        guard ttl > .zero, response.status == .ok, response.headers["Set-Cookie"] == nil else { return }
-        let expires = ContinuousClock.now + ttl
-        let page = PreparedResponse(response)
-        entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll() }
-            entries[key] = Entry(expires: expires, page: page)
-        }
+    /// A rendered page as kept: fresh for `ttl` from now, and kept at all only when a 200 without `Set-Cookie`.
+    private func makeEntry(_ response: Response) -> Entry {
+        Entry(
+            expires: now + ttl, page: PreparedResponse(response), keep: response.status == .ok && response.headers["Set-Cookie"] == nil)
     }
 
-    func removeAll() { entries.withLock { $0.removeAll() } }
-
-    private let inFlight = Mutex<[Key: Task<Response, any Error>]>([:])
+    func removeAll() { entries.removeAll() }
 
     /// The page for `key`: from the cache, or rendered by `render`, with concurrent misses for the same key
     /// sharing one render instead of each going upstream (a cold cache under load otherwise stampedes).
     func page(_ key: Key, render: @escaping @Sendable () async throws -> Response) async throws -> Response {
         if let cached = get(key) { return cached }
         guard ttl > .zero else { return try await render() }
-        let (task, owner) = inFlight.withLock { inFlight -> (Task<Response, any Error>, Bool) in
-            if let running = inFlight[key] { return (running, false) }
-            let task = Task { try await render() }
-            inFlight[key] = task
-            return (task, true)
+        let now = self.now
+        let rendered = try await entries.value(for: key, now: now, usable: { $0.expires > now }, keep: { $0.keep }) { [self] in
+            let response = try await render()
+            return makeEntry(response)
         }
-        let response: Response
-        do {
-            response = try await task.value
-        } catch {
-            if owner { inFlight.withLock { $0[key] = nil } }
-            throw error
-        }
-        if owner {
-            put(key, response)
-            inFlight.withLock { $0[key] = nil }
-            return response
-        }
-        return response
+        return rendered.page.response
     }
 }

@@ -14,7 +14,8 @@ struct Route: Sendable {
     var group: Group = .pages
     /// The largest body accepted; nil is the router's default (64 KiB).
     var bodyLimit: Int?
-    /// Anonymous visitors' answers may be reused for a moment (the page cache).
+    /// A GET's answer may be reused for a moment (the page cache): anonymous visitors share one, and a signed-in
+    /// visitor's or paired screen's is kept apart, by session and seen marks (``PageCache/Key``).
     var cached = false
     /// Answered on any Host, without the origin check: `/healthz`, `/readyz` and `/metrics`, which monitors reach by
     /// whatever address works.

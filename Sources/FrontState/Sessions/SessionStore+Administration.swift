@@ -1,6 +1,6 @@
+import Caching
 import Foundation
 import Storage
-import Synchronization
 
 /// What the composition root does to `front.sqlite` for upgrades, clean stops and restores without the sealing
 /// key, through the front (`Front+Administration` in `App` names the file in the data directory).
@@ -46,7 +46,7 @@ extension SessionStore {
 
     /// Deletes every session of one account, the cached copies first, so a disabled member's open pages stop at once.
     public func deleteAll(of did: String) throws {
-        cache.withLock { $0 = $0.filter { $0.value.session.did != did } }
+        cache.removeAll { _, session in session.did == did }
         try database.write { try $0.execute("DELETE FROM sessions WHERE did = ?", [did]) }
     }
 }

@@ -1,9 +1,9 @@
 import ATProto
+import Caching
 public import Crypto
 import Foundation
 public import HatkClient
 import Storage
-import Synchronization
 
 /// A signed-in browser session as the server keeps it.
 public struct BrowserSession: Sendable, Equatable {
@@ -40,14 +40,10 @@ public final class SessionStore: SessionStoring {
     /// Sessions read lately, by id hash, so a signed-in page (and an upload's admission) costs no database read
     /// and no decryption: every change to a row goes through this store, which updates or drops its entry. Only one
     /// process writes this file, so nothing else can change a row behind the cache's back (a `users` command beside a
-    /// running server is the exception docs/operations.md describes).
-    let cache = Mutex<[SHA256.Digest: Cached]>([:])
+    /// running server is the exception docs/operations.md describes). Each entry expires with its row (Unix
+    /// seconds); past `cacheCapacity` the least recently used goes.
+    let cache = Cache<SHA256.Digest, BrowserSession>(capacity: SessionStore.cacheCapacity)
     static let cacheCapacity = 4096
-
-    struct Cached {
-        var session: BrowserSession
-        var expiresAt: Int64
-    }
 
     static let migrations = [
         """
@@ -99,11 +95,7 @@ public final class SessionStore: SessionStoring {
     /// The session `sessionID` names if it is in memory and live; nil when it is not cached (the caller takes the
     /// full path, which reads the database) or expired.
     public func cachedSession(id sessionID: String, now: Int64) -> BrowserSession? {
-        let key = SHA256.digest(sessionID)
-        return cache.withLock { cache in
-            guard let hit = cache[key], hit.expiresAt > now else { return nil }
-            return hit.session
-        }
+        cache.value(for: SHA256.digest(sessionID), now: .seconds(now))
     }
 
     /// Seals the tokens and key to this row, so a copied `front.sqlite` gives no usable credentials.
@@ -126,44 +118,38 @@ public final class SessionStore: SessionStoring {
         return try database.write {
             try $0.execute("UPDATE sessions SET sealed_tokens = ? WHERE id_hash = ?", [sealed, idHash])
             let changed = $0.changes > 0
-            if let key = SHA256.Digest(hex: idHash) { cache.withLock { $0[key]?.session.tokens = tokens } }
+            if let key = SHA256.Digest(hex: idHash) { cache.modify(key) { $0.tokens = tokens } }
             return changed
         }
     }
 
     /// Drops expired entries from the cache too, so it never answers for a session the table no longer has.
     public func prune(now: Int64) throws {
-        cache.withLock { $0 = $0.filter { $0.value.expiresAt > now } }
+        cache.removeExpired(now: .seconds(now))
         try database.write {
             try $0.execute("DELETE FROM sessions WHERE expires_at <= ?", [now])
             try $0.execute("DELETE FROM pending_sign_ins WHERE created_at < ?", [now - BrowserSession.pendingLifetime])
         }
     }
 
-    /// Reads through the cache: a signed-in page usually costs no database read and no decryption.
+    /// Reads through the cache: a signed-in page usually costs no database read and no decryption. A cached session
+    /// that has expired is dropped, and the row (which expires with it) is not found either.
     public func session(idHash: String, now: Int64) throws -> BrowserSession? {
         let key = SHA256.Digest(hex: idHash)
-        if let key, let hit = cache.withLock({ $0[key] }) {
-            return hit.expiresAt > now ? hit.session : nil
-        }
+        if let key, let hit = cache.value(for: key, now: .seconds(now)) { return hit }
         guard
             let row = try database.read({
                 try $0.queryOne("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?", [idHash, now])
             }), let session = sealing.session(idHash: idHash, row: row)
         else { return nil }
         let expiresAt = Int64(row.int("expires_at") ?? 0)
-        if let key {
-            cache.withLock { cache in
-                if cache.count >= Self.cacheCapacity { cache.removeAll() }
-                cache[key] = Cached(session: session, expiresAt: expiresAt)
-            }
-        }
+        if let key { cache.insert(session, for: key, expires: .seconds(expiresAt)) }
         return session
     }
 
     /// Drops the cached copy first, so a signed-out cookie stops working on the fast path too.
     public func delete(idHash: String) throws {
-        if let key = SHA256.Digest(hex: idHash) { cache.withLock { _ = $0.removeValue(forKey: key) } }
+        if let key = SHA256.Digest(hex: idHash) { cache.removeValue(for: key) }
         try database.write { try $0.execute("DELETE FROM sessions WHERE id_hash = ?", [idHash]) }
     }
 
