@@ -51,7 +51,9 @@ let package = Package(
         // Counters and histograms for /metrics, in the Prometheus text format.
         .target(name: "Metrics", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
+        // The web's addresses, parsed once and strictly: origins (scheme, host, port), IPv4 and IPv6 addresses, CIDR ranges.
+        .target(name: "WebAddresses", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
@@ -66,7 +68,7 @@ let package = Package(
         // libqrencode, wrapped once: the kiosk's QR codes as SVG.
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
-        .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Outbound", dependencies: ["CCurl", "WebAddresses"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Outbound"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
@@ -77,7 +79,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
+            name: "AuthServer", dependencies: ["HTTPServer", "Storage", "Crypto", "ATProto", "Workers", "Logging", "WebAddresses"],
             swiftSettings: strict),
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
@@ -98,7 +100,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging", "Geo",
-                "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
+                "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses",
             ],
             swiftSettings: strict
         ),
@@ -107,7 +109,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto",
-                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
+                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses",
             ],
             swiftSettings: strict
         ),
@@ -115,7 +117,8 @@ let package = Package(
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
         .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression"], swiftSettings: strict),
+        .testTarget(name: "WebAddressesTests", dependencies: ["WebAddresses"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "WebAddresses"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "Storage", "TestSupport"], swiftSettings: strict),
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer", "WebAddresses"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
@@ -158,7 +161,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Outbound", "Storage", "Geo", "QRCode", "TestSupport",
+                "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places"], swiftSettings: strict),
