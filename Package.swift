@@ -53,7 +53,9 @@ let package = Package(
         // The one bounded cache: least recently used out, an optional lifetime, one load per key for concurrent misses.
         .target(name: "Caching", swiftSettings: strict),
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
+        // The web's addresses, parsed once and strictly: origins (scheme, host, port), IPv4 and IPv6 addresses, CIDR ranges.
+        .target(name: "WebAddresses", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["Caching", "CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
@@ -69,7 +71,7 @@ let package = Package(
         // libqrencode, wrapped once: the kiosk's QR codes as SVG.
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
-        .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Outbound", dependencies: ["CCurl", "WebAddresses"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Caching", "Outbound", "MappedFiles"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
@@ -84,7 +86,7 @@ let package = Package(
         // The counting core of every rate limit (sign-ins, PAR, uploads, previews), a value driven by the time it is given.
         .target(name: "RateLimits", swiftSettings: strict),
         .target(
-            name: "AuthServer", dependencies: ["HTTPServer", "RateLimits", "Storage", "Crypto", "ATProto", "Workers", "Logging"],
+            name: "AuthServer", dependencies: ["HTTPServer", "RateLimits", "Storage", "Crypto", "ATProto", "Workers", "Logging", "WebAddresses"],
             swiftSettings: strict),
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
@@ -105,7 +107,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Caching", "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video",
+                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses",
             ],
             swiftSettings: strict
         ),
@@ -114,7 +116,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto",
-                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video",
+                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses",
             ],
             swiftSettings: strict
         ),
@@ -122,7 +124,8 @@ let package = Package(
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
         .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits"], swiftSettings: strict),
+        .testTarget(name: "WebAddressesTests", dependencies: ["WebAddresses"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits", "WebAddresses"], swiftSettings: strict),
         .testTarget(name: "RateLimitsTests", dependencies: ["RateLimits"], swiftSettings: strict),
         .testTarget(name: "MappedFilesTests", dependencies: ["MappedFiles"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
@@ -141,7 +144,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer", "MappedFiles"], swiftSettings: strict),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer", "WebAddresses"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
@@ -168,7 +171,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Outbound", "Storage", "Geo", "QRCode", "TestSupport",
+                "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places"], swiftSettings: strict),

@@ -5,6 +5,7 @@ public import HTTPServer
 import RateLimits
 import Storage
 import Synchronization
+import WebAddresses
 import Workers
 
 /// The embedded OAuth 2.1 authorization server in hatk's role: PAR + PKCE + DPoP for household accounts,
@@ -70,7 +71,7 @@ public final class AuthServer: Sendable {
 
     /// The serialized origin of `url` when it is one of ours, else nil.
     func ownOrigin(_ url: String) -> String? {
-        guard let origin = Origin(url)?.serialized, configuration.isOwnOrigin(origin) else { return nil }
+        guard let origin = Origin(url)?.description, configuration.isOwnOrigin(origin) else { return nil }
         return origin
     }
 

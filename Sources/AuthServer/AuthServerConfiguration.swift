@@ -1,5 +1,6 @@
 public import Crypto
 public import HTTPServer
+import WebAddresses
 
 /// A client allowed to use the authorization server without being a loopback client, as in hatk's `oauth.clients`.
 public struct RegisteredClient: Sendable, Equatable {
@@ -89,7 +90,7 @@ public struct AuthServerConfiguration: Sendable {
     ///     that is not an http(s) URL matches nothing (every metadata request then gets 421).
     ///   - registeredClients: Clients accepted besides our own front and loopback clients.
     public init(origin: String, registeredClients: [RegisteredClient] = []) {
-        let serialized = Origin(origin)?.serialized
+        let serialized = Origin(origin)?.description
         self.init(
             isOwnOrigin: { $0 == serialized }, requestOrigin: { _ in serialized }, registeredClients: registeredClients)
     }

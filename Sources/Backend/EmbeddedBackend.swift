@@ -83,7 +83,7 @@ public final class EmbeddedBackend: Sendable {
                 try await self.procedure(request, nsid: Procedure.uploadBlob.rawValue)
             }
             xrpc.on(.options, "/xrpc/:nsid") { _ in
-                Response(status: .ok, headers: XRPC.corsHeaders)
+                Response(status: .ok, headers: CORS.xrpc.headers)
             }
         }
         router.group("/img") { images in
@@ -111,19 +111,13 @@ public final class EmbeddedBackend: Sendable {
 
 /// hatk's response conventions: CORS on everything, `{"error": …}` bodies.
 enum XRPC {
-    static let corsHeaders: HTTPHeaders = [
-        "Access-Control-Allow-Origin": "*",
-        "Access-Control-Allow-Headers": "*",
-        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    ]
-
     static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> Response {
         // Encoding our own Codable views cannot fail; a failure would be a programming error worth a 500.
         guard let data = try? JSONEncoder.canonical.encode(value) else {
             return Response.text("Internal Server Error", status: .internalServerError)
         }
         var response = Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
-        for (name, value) in corsHeaders { response.headers[name] = value }
+        response.allow(.xrpc)
         response.headers["Cache-Control"] = "no-store"
         return response
     }

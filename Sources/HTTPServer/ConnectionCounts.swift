@@ -1,3 +1,5 @@
+import WebAddresses
+
 /// The open connections each client holds, and whether one more from a client is let in: a value, so the policy is
 /// tested without sockets.
 ///

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import Synchronization
+import WebAddresses
 
 /// What the server watches on every open connection, from libmicrohttpd's accept-policy and notify-connection
 /// callbacks and a sweeper:

@@ -1,3 +1,5 @@
+import WebAddresses
+
 extension RequestHeadFields {
     /// Whether the socket peer is one of the trusted proxies, so its forwarding headers are believed.
     public var peerIsTrustedProxy: Bool {

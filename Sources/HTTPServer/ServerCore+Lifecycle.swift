@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Synchronization
+import WebAddresses
 
 extension ServerCore {
     /// Binds the listening socket ourselves (for a precise error when the port is taken) and starts the daemon

@@ -1,4 +1,5 @@
 public import Foundation
+public import WebAddresses
 
 /// Which addresses outbound fetches may connect to. By default only public unicast ones: loopback, private,
 /// link-local, carrier-grade NAT, multicast and the other special-purpose blocks (see `AddressCategory.of`) are

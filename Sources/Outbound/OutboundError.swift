@@ -1,4 +1,5 @@
 import Foundation
+public import WebAddresses
 
 /// Why an outbound request got no HTTP answer. Messages name the host, never the path or query.
 public struct OutboundError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -40,8 +41,8 @@ public struct OutboundError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidRequest:
             return "invalid request: \(detail)"
         case .refused(let address, let category):
-            // A literal address "resolves" to itself; say it once.
-            if host.trimmingCharacters(in: ["[", "]"]) == address.description {
+            // A literal address "resolves" to itself; say it once (`[::ffff:10.0.0.1]` is 10.0.0.1).
+            if IPAddress(host.trimmingCharacters(in: ["[", "]"])) == address {
                 return "refused: \(host) is \(category)"
             }
             return "refused: \(host) resolved to \(category) (\(address))"

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebAddresses
 
 /// The one HTTP client for every fetch the server makes, on libcurl: each connection is checked against an
 /// `AddressPolicy` on the address actually connected to, redirects are returned rather than followed, there is
@@ -56,7 +57,7 @@ public final class OutboundHTTP: Sendable {
             request, policy: configuration.policy, maximumBodySize: configuration.maximumBodySize,
             connectTimeout: configuration.connectTimeout, keepsConnectionOpen: configuration.keepsConnectionsOpen)
         guard let loop else {
-            throw OutboundError(.connectionFailed, host: transfer.url.origin.host, detail: "libcurl failed to start")
+            throw OutboundError(.connectionFailed, host: transfer.url.origin.urlHost, detail: "libcurl failed to start")
         }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import WebAddresses
 
 /// libcurl's process-wide setup, done once before the first handle: `curl_global_init` and the address filter
 /// that every guarded socket goes through.
@@ -42,7 +43,7 @@ extension Transfer {
         codes += setMethod(on: handle)
         if let failed = codes.first(where: { $0 != CURLE_OK }) {
             throw OutboundError(
-                .invalidRequest, host: url.origin.host, detail: String(cString: curl_easy_strerror(failed)))
+                .invalidRequest, host: url.origin.urlHost, detail: String(cString: curl_easy_strerror(failed)))
         }
     }
 

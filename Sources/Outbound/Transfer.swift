@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Synchronization
+import WebAddresses
 
 /// One request in flight. Built on the caller's task (URL parsing, header list), then owned by the transfer
 /// loop's thread: curl's callbacks write into it there, and it answers the caller from there exactly once.
@@ -45,7 +46,7 @@ final class Transfer: @unchecked Sendable {
             throw OutboundError(.invalidRequest, host: host, detail: "not an http or https URL")
         }
         guard !request.method.isEmpty, request.method.utf8.allSatisfy(Self.isTokenByte) else {
-            throw OutboundError(.invalidRequest, host: url.origin.host, detail: "bad method")
+            throw OutboundError(.invalidRequest, host: url.origin.urlHost, detail: "bad method")
         }
         // A request body needs no "Expect: 100-continue" round trip to servers we talk to.
         var lines = request.headers["Expect"] == nil ? ["Expect:"] : []
@@ -53,7 +54,7 @@ final class Transfer: @unchecked Sendable {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte),
                 !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 })
             else {
-                throw OutboundError(.invalidRequest, host: url.origin.host, detail: "bad header \(field.name)")
+                throw OutboundError(.invalidRequest, host: url.origin.urlHost, detail: "bad header \(field.name)")
             }
             // "Name;" is curl's way of sending a header with an empty value ("Name:" would remove it).
             lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
@@ -70,7 +71,7 @@ final class Transfer: @unchecked Sendable {
             guard fd >= 0, fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
                 let reason = String(cString: strerror(errno))
                 if fd >= 0 { close(fd) }
-                throw OutboundError(.invalidRequest, host: url.origin.host, detail: "cannot read the body file \(path): \(reason)")
+                throw OutboundError(.invalidRequest, host: url.origin.urlHost, detail: "cannot read the body file \(path): \(reason)")
             }
             bodyFile = (fd, Int(status.st_size))
         } else {
@@ -96,7 +97,7 @@ final class Transfer: @unchecked Sendable {
 
     /// The outcome once curl is done with the transfer (call before the handle is reset).
     func outcome(_ code: CURLcode, status: Int) -> Outcome {
-        let host = url.origin.host
+        let host = url.origin.urlHost
         let detail = String(cString: errorBuffer)
         switch code {
         case CURLE_OK:

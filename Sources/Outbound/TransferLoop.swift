@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Synchronization
+import WebAddresses
 
 /// One dedicated thread driving a curl multi handle: every transfer of one `OutboundHTTP` runs here, however
 /// many are in flight, so awaiting callers never block a Swift concurrency thread. The multi handle's connection
@@ -107,7 +108,7 @@ final class TransferLoop: @unchecked Sendable {
             return
         }
         guard let handle = idle.popLast() ?? curl_easy_init() else {
-            let error = OutboundError(.connectionFailed, host: transfer.url.origin.host, detail: "no curl handle")
+            let error = OutboundError(.connectionFailed, host: transfer.url.origin.urlHost, detail: "no curl handle")
             transfer.finish(.failure(error))
             return
         }
@@ -120,7 +121,7 @@ final class TransferLoop: @unchecked Sendable {
         }
         guard curl_multi_add_handle(multi, handle) == CURLM_OK else {
             recycle(handle)
-            let error = OutboundError(.connectionFailed, host: transfer.url.origin.host, detail: "curl refused the transfer")
+            let error = OutboundError(.connectionFailed, host: transfer.url.origin.urlHost, detail: "curl refused the transfer")
             transfer.finish(.failure(error))
             return
         }
@@ -156,6 +157,6 @@ final class TransferLoop: @unchecked Sendable {
     }
 
     private static func cancelled(_ transfer: Transfer) -> OutboundError {
-        OutboundError(.cancelled, host: transfer.url.origin.host)
+        OutboundError(.cancelled, host: transfer.url.origin.urlHost)
     }
 }

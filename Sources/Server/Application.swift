@@ -15,6 +15,7 @@ import Outbound
 import Places
 import Publishing
 import Video
+import WebAddresses
 
 /// The whole server, built in order from configuration: the listening socket first (so its real port is known),
 /// then the embedded backend and its authorization server (unless an appview is configured), then the front,

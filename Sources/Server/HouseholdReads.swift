@@ -31,12 +31,10 @@ extension HouseholdReads {
         return response
     }
 
-    /// `response` without the CORS headers hatk puts on everything.
+    /// `response` without the CORS headers hatk puts on everything (``CORS/xrpc``).
     static func withoutCORS(_ response: Response) -> Response {
         var response = response
-        for name in ["Access-Control-Allow-Origin", "Access-Control-Allow-Headers", "Access-Control-Allow-Methods"] {
-            response.headers[name] = nil
-        }
+        response.withdraw(.xrpc)
         return response
     }
 }

@@ -4,6 +4,7 @@ public import Backups
 public import Foundation
 public import Logging
 public import Outbound
+import WebAddresses
 
 /// Everything `grain-stories serve` can be told, with defaults for a household box.
 public struct ServeConfiguration: Sendable {

@@ -1,4 +1,5 @@
 import Testing
+import WebAddresses
 
 @testable import HTTPServer
 

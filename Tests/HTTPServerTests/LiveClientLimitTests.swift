@@ -1,6 +1,7 @@
 import Foundation
 import RateLimits
 import Testing
+import WebAddresses
 
 @testable import HTTPServer
 

@@ -1,6 +1,7 @@
 import Foundation
 import Outbound
 import Testing
+import WebAddresses
 
 /// Against a raw server on 127.0.0.1, which is exactly what the production policy must refuse unless allowed.
 @Suite(.serialized)

@@ -1,6 +1,7 @@
 import FrontState
 import HTTPServer
 import Metrics
+import WebAddresses
 import Workers
 
 /// What monitors ask: `/healthz` (the databases open and answer, the blob directory is writable), `/readyz` (that,

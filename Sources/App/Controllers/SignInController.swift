@@ -164,7 +164,7 @@ struct SignInController: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var response = Response(
             status: .ok, headers: ["Content-Type": "application/json"], body: .bytes(Array(try encoder.encode(JSONValue.object(metadata)))))
-        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.allow(.anyOrigin)
         response.headers["Cache-Control"] = "public, max-age=300"
         return response
     }

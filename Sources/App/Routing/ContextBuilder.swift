@@ -2,6 +2,7 @@ import ATProto
 import FrontState
 import HTTPServer
 import HatkClient
+import WebAddresses
 
 /// Fills a `RequestContext` once per request, before any front handler runs: decides the origin (refusing a
 /// Host that is not ours, sending a non-canonical one to the canonical origin), looks up the session, picks

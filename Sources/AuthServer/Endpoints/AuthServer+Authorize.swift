@@ -1,6 +1,7 @@
 import ATProto
 import Crypto
 import HTTPServer
+import WebAddresses
 
 extension AuthServer {
     static let invalidLinkMessage = "This sign-in link is invalid or has expired. Go back to the app and start again."

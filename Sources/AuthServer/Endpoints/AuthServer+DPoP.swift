@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Synchronization
+import WebAddresses
 
 extension AuthServer {
     /// Longest `jti` stored for replay detection; ours and hatk clients' are UUIDs or 22-character tokens.
@@ -53,7 +54,7 @@ extension AuthServer {
     static func proofTarget(_ htu: String) -> (origin: String, path: String)? {
         let target = DPoP.targetURI(htu)
         guard let origin = Origin(target), let components = URLComponents(string: target) else { return nil }
-        return (origin.serialized, comparablePath(components.percentEncodedPath))
+        return (origin.description, comparablePath(components.percentEncodedPath))
     }
 
     /// A path as hatk compares it: lower case, without a trailing slash.

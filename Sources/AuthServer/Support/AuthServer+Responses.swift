@@ -3,21 +3,10 @@ import HTTPServer
 import Logging
 
 extension AuthServer {
-    /// CORS like hatk (any origin), plus the headers a script must read: `DPoP-Nonce` and `WWW-Authenticate`.
-    static let corsHeaders: HTTPHeaders = [
-        "Access-Control-Allow-Origin": "*",
-        // `*` does not cover Authorization (Fetch spec), which resource calls send; name it and DPoP explicitly.
-        "Access-Control-Allow-Headers": "*, Authorization, DPoP, Content-Type",
-        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-        "Access-Control-Expose-Headers": "DPoP-Nonce, WWW-Authenticate",
-    ]
-
-    /// Adds CORS and, in nonce mode, a current `DPoP-Nonce` to an answer of a script-facing endpoint.
+    /// Adds CORS (``CORS/oauth``) and, in nonce mode, a current `DPoP-Nonce` to an answer of a script-facing endpoint.
     func finish(_ response: Response) -> Response {
         var response = response
-        for (name, value) in Self.corsHeaders {
-            response.headers[name] = value
-        }
+        response.allow(.oauth)
         if let nonce = currentDPoPNonce() {
             response.headers["DPoP-Nonce"] = nonce
         }

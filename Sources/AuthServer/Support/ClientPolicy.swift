@@ -1,4 +1,5 @@
 import Foundation
+import WebAddresses
 
 /// Which `client_id` / `redirect_uri` pairs may start an authorization: our own front under each of our origins,
 /// registered clients by exact match (hatk's `oauth.clients`), and atproto's localhost development client
@@ -50,7 +51,7 @@ struct ClientPolicy: Sendable {
     private func ownClient(clientID: String) -> String? {
         guard clientID.hasSuffix(Self.ownClientPath) else { return nil }
         let origin = String(clientID.dropLast(Self.ownClientPath.count))
-        guard Origin(origin)?.serialized == origin, isOwnOrigin(origin) else { return nil }
+        guard Origin(origin)?.description == origin, isOwnOrigin(origin) else { return nil }
         return origin
     }
 }

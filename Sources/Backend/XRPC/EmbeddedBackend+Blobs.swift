@@ -67,7 +67,7 @@ extension EmbeddedBackend {
             at: blobs.path(cid: cid, preset: preset), contentType: contentType,
             cacheControl: Self.blobCacheControl, etag: "\"\(cid)-\(preset.rawValue)\"", for: request)
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.allow(.anyOrigin)
         response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
         return response
     }

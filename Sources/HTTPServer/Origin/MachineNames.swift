@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+public import WebAddresses
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+public import WebAddresses
+
 /// Which origin a request was sent to, and whether it is ours: the one rule for every absolute URL, cookie, CSRF
 /// origin check and OAuth client the server builds from a request.
 ///

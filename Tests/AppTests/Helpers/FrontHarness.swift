@@ -8,6 +8,7 @@ import HatkClient
 import Outbound
 import Publishing
 import TestSupport
+import WebAddresses
 
 @testable import App
 

@@ -1,12 +1,15 @@
-import Foundation
-
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
+#elseif canImport(Darwin)
+    public import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as 16 bytes. IPv4 addresses are held IPv4-mapped (`::ffff:a.b.c.d`), so `10.0.0.1`
 /// and `::ffff:10.0.0.1` are one address, counted once by per-client limits and matched by the same ranges.
 /// Zone identifiers (`fe80::1%eth0`) are not addresses here: they name an interface, not a host.
+///
+/// One type for both sides: the server's per-client limits and trusted proxies, and the outbound address policy,
+/// which judges an IPv4-mapped address by its IPv4 address (it is that address, here).
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Bytes 0-7 and 8-15, big-endian.
     let high: UInt64
@@ -31,8 +34,31 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(v6)
     }
 
+    /// An address from its 4 (IPv4) or 16 (IPv6) bytes in network order, as a socket address holds them; nil for
+    /// any other length.
+    public init?(bytes: some Collection<UInt8>) {
+        switch bytes.count {
+        case 4:
+            self.init(ipv4: bytes.reduce(0) { $0 << 8 | UInt32($1) })
+        case 16:
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for (index, byte) in bytes.enumerated() {
+                if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            }
+            self.init(high: high, low: low)
+        default:
+            return nil
+        }
+    }
+
+    /// An IPv4 address from its value, most significant byte first (`127.0.0.1` is `0x7f00_0001`).
+    public init(ipv4 value: UInt32) {
+        self.init(high: 0, low: 0x0000_FFFF_0000_0000 | UInt64(value))
+    }
+
     /// The address of an `AF_INET` or `AF_INET6` socket address; nil for any other family.
-    init?(_ address: UnsafePointer<sockaddr>) {
+    public init?(_ address: UnsafePointer<sockaddr>) {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             let v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
@@ -46,7 +72,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(ipv4NetworkOrder value: UInt32) {
-        self.init(high: 0, low: 0x0000_FFFF_0000_0000 | UInt64(UInt32(bigEndian: value)))
+        self.init(ipv4: UInt32(bigEndian: value))
     }
 
     init(_ v6: in6_addr) {
@@ -91,8 +117,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// one address at a time would give each of them 2^64 budgets.
     public var clientBlock: IPAddress { isIPv4 ? self : masked(to: 64) }
 
-    /// The address with every bit after the first `prefixLength` (of 128) cleared.
-    func masked(to prefixLength: Int) -> IPAddress {
+    /// The IPv4 address in the last 32 bits, as IPv4-compatible (`::10.0.0.1`) and NAT64 (`64:ff9b::10.0.0.1`)
+    /// IPv6 addresses carry one; for an IPv4 address, the address itself.
+    public var trailingIPv4: IPAddress { IPAddress(ipv4: UInt32(truncatingIfNeeded: low)) }
+
+    /// The address with every bit after the first `prefixLength` (of 128, IPv4 being IPv4-mapped) cleared.
+    public func masked(to prefixLength: Int) -> IPAddress {
         let length = min(max(prefixLength, 0), 128)
         let highMask: UInt64 = length >= 64 ? .max : (length == 0 ? 0 : ~(UInt64.max >> UInt64(length)))
         let lowLength = length - 64
