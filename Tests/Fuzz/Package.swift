@@ -41,10 +41,13 @@ let package = Package(
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Units", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging"], swiftSettings: strict),
+        .target(name: "WebAddresses", swiftSettings: strict),
+        .target(name: "MappedFiles", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units"], swiftSettings: strict),
+            name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units", "MappedFiles"],
+            swiftSettings: strict),
         .target(name: "HTMLRendering", swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
 
