@@ -45,194 +45,48 @@ public final class Application: Sendable {
     let health: ServerHealth
     let clock: @Sendable () -> UTCTime
 
-    /// Binds the port and builds everything; `start()` begins serving.
+    /// Binds the port and builds everything, in the order each part needs the others: the listener (so the real
+    /// port is known), the data directory, the pages, the upstream (the embedded backend and its authorization server,
+    /// or a remote hatk), the front, then the router over all of them. `start()` begins serving.
     /// - Parameter clock: the current time, injectable so tests can move it.
     public init(configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime = { .now }) throws {
         self.configuration = configuration
         self.clock = clock
         let listener = try Listener(host: configuration.host, port: configuration.port)
-        loopback = Self.loopback(host: configuration.host, port: listener.port)
+        let loopback = Self.loopback(host: configuration.host, port: listener.port)
+        self.loopback = loopback
         let origins = try OriginPolicy(
             canonical: configuration.canonicalOrigin, allowedHosts: configuration.allowedHosts,
             behindTLSProxy: configuration.behindTLSProxy)
         self.origins = origins
         let trustedProxies = try TrustedProxies(parsing: configuration.believedProxies)
-        // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
-        if !configuration.forCommand { _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads") }
-        // Before any database is opened (and migrated): a newer one stops here untouched, an older one is backed up.
-        upgrade = try SchemaUpgrade.prepare(dataDirectory: configuration.dataDirectory, backupDirectory: configuration.backupDirectory)
-        nightly = configuration.backupDirectory.map {
-            NightlyBackups(
-                directory: $0, keep: configuration.backupKeep, schedule: configuration.backupSchedule,
-                dataDirectory: configuration.dataDirectory)
-        }
-        let ownOrigin: @Sendable (Request) -> String? = { request in
-            if case .own(let origin) = origins.origin(of: request) { return origin.description }
-            return nil
-        }
-        let templates = try TemplateRenderer(directory: configuration.templatesDirectory, reloadOnChange: configuration.development)
-        let assets = try StaticFiles(root: configuration.publicDirectory, watch: configuration.development)
-        var contentSources = ContentPolicy.Sources()
-        if let appview = configuration.appview, let origin = Self.origin(of: appview) {
-            // Chromium applies form-action to the redirect after the sign-in form's POST: exactly this server, no wider.
-            contentSources.formActions = [origin]
-            if appview.scheme == "http" { contentSources.images.append(origin) }
-        }
-        // The sign-in page's form is answered with a redirect to a registered client's callback, which Chromium checks
-        // against form-action too: exactly those origins.
-        for client in configuration.registeredClients {
-            for uri in client.redirectURIs {
-                if let url = URL(string: uri), let origin = Self.origin(of: url), !contentSources.formActions.contains(origin) {
-                    contentSources.formActions.append(origin)
-                }
-            }
-        }
-        let pages = PageRenderer(templates: templates, assets: assets, policy: contentSources)
+        (upgrade, nightly) = try Self.prepareData(configuration)
+        let (pages, assets) = try Self.pages(configuration)
         self.pages = pages
         let dataKey = try DataKey.load(configuration.keyLocation)
-        let nonces = ReceivedNonces()
-        let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
-        let upstream = configuration.appview ?? loopback
-        // Only the configured upstream (or our own listener) may be on loopback or the LAN; every other address an
-        // OAuth document or anything else names must be public.
-        let policy = AddressPolicy.publicOnly.allowing([upstream])
         let metrics = Metrics()
         self.metrics = metrics
-        let writer = HatkClient(
-            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: unixClock,
-            cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
-            observe: RequestMetrics(metrics: metrics).upstreamCall, keepsConnectionsOpen: configuration.appview != nil,
-            sendsClips: configuration.appview == nil)
+        let connections = Self.upstreamConnections(configuration, loopback: loopback, metrics: metrics, clock: clock)
         // One processor for the front's transcoding and the backend's checks, so its slots bound the whole process. A
         // remote hatk gets photos only: Grain's sessions may upload only images.
         let clips: ClipProcessor? = configuration.appview == nil ? Self.clipProcessor(configuration) : nil
-
-        var household: (any HouseholdDirectory)?
-        var moderation: (any Moderation)?
-        let stories: any StorySource
-        let signIn: SignInServers.Server
-        if let appview = configuration.appview {
-            backend = nil
-            authServer = nil
-            // One client reads and writes, so a write forgets the reads it changes.
-            stories = RemoteStories(client: writer)
-            signIn = .remote(issuer: appview)
-        } else {
-            // The authorization server knows the household's accounts from the backend's store, and the backend
-            // knows who a request acts for from the authorization server: the store is opened first, then each.
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-            let store = try BackendStore(path: configuration.dataDirectory + "/backend.sqlite")
-            // Known to this process alone: the authorization server tells its own front's PAR from anyone else's by it.
-            let frontKey = SecureRandom.token(byteCount: 32)
-            var authConfiguration = AuthServerConfiguration(isOwnOrigin: { origins.isOwn(origin: $0) }, requestOrigin: ownOrigin)
-            authConfiguration.requireDPoPNonce = configuration.requireDPoPNonce
-            authConfiguration.registeredClients = configuration.registeredClients
-            if configuration.fastPasswordHashing { authConfiguration.passwordParameters = .fastForTests }
-            authConfiguration.clientAddress = { $0.clientKey }
-            authConfiguration.ownFrontKey = frontKey
-            let authServer = try AuthServer(
-                dataDirectory: configuration.dataDirectory, configuration: authConfiguration, accounts: BackendAccounts(store: store),
-                sealingKey: dataKey, clock: clock,
-                renderSignIn: { page in
-                    pages.standalone("oauth-signin", title: "Sign in", model: page, status: HTTPStatus(code: page.status))
-                        ?? Response.text(page.error ?? "Sign-in is unavailable", status: HTTPStatus(code: page.status))
-                })
-            // XRPC answers to outside clients carry image URLs on the origin they asked on.
-            let backend = try EmbeddedBackend(
-                dataDirectory: configuration.dataDirectory, store: store, clock: clock,
-                authenticator: AuthServerViewers(authServer: authServer), origin: ownOrigin,
-                privateReads: configuration.audience == .household, clips: clips)
-            self.backend = backend
-            self.authServer = authServer
-            household = EmbeddedHousehold(
-                backend: backend, authServer: authServer, handleDomain: configuration.handleDomain,
-                setupCode: try SetupCode(dataDirectory: configuration.dataDirectory))
-            moderation = EmbeddedModeration(store: backend.store)
-            stories = EmbeddedStories(queries: backend.queries)
-            signIn = .embedded(transport: loopback, metadata: Self.embeddedMetadata, frontKey: frontKey)
-        }
-
-        var settings = FrontSettings()
-        settings.audience = configuration.audience
-        settings.householdName = configuration.householdName
-        // A remote hatk's members have handles of their own (grain.social's are Bluesky's); ours end in our domain.
-        settings.handleExample = configuration.appview == nil ? "yourname." + configuration.handleDomain : "yourname.bsky.social"
-        settings.photoDurationMs = Int(configuration.storySeconds * 1000)
-        settings.kioskFrameAncestors = configuration.kioskFrameAncestors
-        settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))
-        settings.pageCacheTTL = configuration.pageCacheTTL
-        settings.seenBatchDelay = configuration.seenBatchDelay
-        settings.pipeline.maxBytes = configuration.maxPhotoBytes
-        settings.imageWorkers = configuration.imageWorkers
-        settings.imageQueue = configuration.imageQueue
-        settings.uploadsPerMinute = configuration.uploadsPerMinute
-        settings.signInsPerMinute = configuration.signInsPerMinute
-        settings.canonicalOrigin = configuration.canonicalOrigin
-        // A remote hatk writes the post to the member's own repository; the embedded household has no Bluesky.
-        settings.canCrossPost = configuration.appview != nil
-        settings.metricsFrom = try TrustedProxies(parsing: configuration.metricsFrom)
+        let upstream = try Self.upstream(
+            configuration, connections: connections, origins: origins, pages: pages, dataKey: dataKey, clips: clips,
+            loopback: loopback, clock: clock)
+        backend = upstream.backend
+        authServer = upstream.authServer
         let sharedSessions = try configuration.sessionsURL.map { try SharedSessions(url: $0, sealingKey: dataKey) }
         let health = ServerHealth(
             dataDirectory: configuration.dataDirectory, metrics: metrics, embedded: configuration.appview == nil,
             sharedSessions: sharedSessions)
         self.health = health
-        let places = Self.geocoders(configuration)
-        var dependencies = FrontDependencies(
-            pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
-            stories: stories, writer: writer,
-            signIn: SignInServers.Configuration(
-                server: signIn, timeout: configuration.upstreamTimeout, policy: policy, nonces: nonces),
-            household: household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientKey },
-            geocoder: places.posting, placeNames: places.offline, placeSearch: places.search,
-            settings: settings, clock: clock, moderation: moderation,
-            sharedSessions: sharedSessions)
-        dependencies.probes = health
-        dependencies.clips = clips
-        if let backend {
-            dependencies.photos = EmbeddedPhotos(backend: backend)
-            dependencies.descriptions = EmbeddedDescriptions(store: backend.store)
-            dependencies.markViewed = { [store = backend.store] stories, viewer in
-                try store.markViewed(stories.map(\.description), by: viewer, now: clock())
-            }
-        }
-        front = try Front(dependencies)
-
-        var router = Router()
-        router.use(SecurityHeaders.DefaultPolicy())
-        assets.register(on: &router)
-        front.register(on: &router)
-        backend?.register(on: &router)
-        if let backend {
-            for prefix in ["/img", "/xrpc"] {
-                router.group(prefix) { group in group.use(BackendHosts(origins: origins)) }
-            }
-            var signedIn: (@Sendable (Request) -> Bool)?
-            if configuration.audience == .household { signedIn = { [front] in front.admitsPhotosFromMemory($0) } }
-            let photos = ImmediatePhotos(backend: backend, hosts: BackendHosts(origins: origins), household: signedIn)
-            router.group("/img") { group in group.immediateResponder = { photos.answer($0) } }
-        }
-        if let authServer, configuration.audience == .household {
-            let reads = HouseholdReads(signedIn: { [front] in front.admitsPhotos($0) }, token: { authServer.admitsResourceRequest($0.head) })
-            for prefix in ["/img", "/xrpc"] {
-                router.group(prefix) { group in
-                    group.use(reads)
-                    // Refusals made before any handler (a write's missing token) go without CORS too.
-                    let render = group.errorResponder
-                    group.errorResponder = { error, request in HouseholdReads.withoutCORS(render(error, request)) }
-                }
-            }
-        }
-        authServer?.register(on: &router)
-
+        let front = try Self.buildFront(
+            configuration, upstream: upstream, connections: connections, origins: origins, pages: pages, dataKey: dataKey,
+            sharedSessions: sharedSessions, health: health, clips: clips, clock: clock)
+        self.front = front
+        let router = Self.router(configuration, front: front, upstream: upstream, assets: assets, origins: origins)
         routeTable = router.table
-        var serverConfiguration = ServerConfiguration()
-        serverConfiguration.host = configuration.host
-        serverConfiguration.port = listener.port
-        serverConfiguration.trustedProxies = trustedProxies
-        serverConfiguration.responseHeaders = SecurityHeaders.baseline
-        serverConfiguration.observer = RequestMetrics(metrics: metrics)
-        server = HTTPServer(configuration: serverConfiguration, router: router, listener: listener)
+        server = Self.server(configuration, listener: listener, router: router, trustedProxies: trustedProxies, metrics: metrics)
     }
 
     /// Starts serving on the bound socket, and the housekeeping that runs beside it.
