@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Caching
@@ -6,31 +7,6 @@ import Testing
 /// The shared cache: lifetimes on a time the test moves by hand, one load for concurrent misses, failures not kept,
 /// removal and the bounds through the lock.
 @Suite struct CacheTests {
-    /// A load that counts itself and holds until the test opens it, so callers can pile up behind it.
-    final class Loads: Sendable {
-        let started = Mutex<[String]>([])
-        let open = Mutex(false)
-
-        func load(_ key: String, answer: Int, failing: Bool = false) -> @Sendable () async throws -> Int {
-            { [self] in
-                started.withLock { $0.append(key) }
-                while !open.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-                if failing { throw Failure() }
-                return answer
-            }
-        }
-
-        func count(_ key: String) -> Int { started.withLock { $0.filter { $0 == key }.count } }
-    }
-
-    struct Failure: Error {}
-
-    /// Waits (up to 5 s) until `condition` holds.
-    func until(_ condition: () -> Bool) async throws {
-        let end = ContinuousClock.now + .seconds(5)
-        while !condition() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test("an entry is fresh until its lifetime is over, then gone; without a lifetime time does not matter")
     func lifetime() {
         let cache = Cache<String, Int>(capacity: 4, lifetime: .seconds(60))
@@ -74,14 +50,14 @@ import Testing
     @Test("eight tasks missing the same key at once share one load, and each gets its answer")
     func concurrentMissesShareOneLoad() async throws {
         let cache = Cache<String, Int>(capacity: 16, lifetime: .seconds(3600))
-        let loads = Loads()
+        let loads = HeldLoads()
         let answers = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 { group.addTask { try await cache.value(for: "k", now: .seconds(100), load: loads.load("k", answer: 7)) } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        try await until { loads.count("k") >= 1 }
+        try await waitUntil { loads.count("k") >= 1 }
         // The other seven have had time to miss; without sharing, each would be loading by now.
         try await Task.sleep(for: .milliseconds(200))
         loads.open.withLock { $0 = true }
@@ -97,14 +73,14 @@ import Testing
     @Test("a failed load is shared by those waiting on it and not kept: the next miss loads again")
     func failuresAreNotKept() async throws {
         let cache = Cache<String, Int>(capacity: 16)
-        let loads = Loads()
+        let loads = HeldLoads()
         let first = Task { try await cache.value(for: "k", load: loads.load("k", answer: 1, failing: true)) }
-        try await until { loads.count("k") == 1 }
+        try await waitUntil { loads.count("k") == 1 }
         let second = Task { try await cache.value(for: "k", load: loads.load("k", answer: 2)) }
         try await Task.sleep(for: .milliseconds(100))
         loads.open.withLock { $0 = true }
-        await #expect(throws: Failure.self) { try await first.value }
-        await #expect(throws: Failure.self, "the second miss waited on the first one's load") { try await second.value }
+        await #expect(throws: HeldLoads.Failure.self) { try await first.value }
+        await #expect(throws: HeldLoads.Failure.self, "the second miss waited on the first one's load") { try await second.value }
         #expect(loads.count("k") == 1 && cache.count == 0)
         #expect(try await cache.value(for: "k", load: loads.load("k", answer: 2)) == 2)
         #expect(loads.count("k") == 2 && cache.count == 1)
@@ -113,12 +89,12 @@ import Testing
     @Test("a load under way when its key is removed answers its callers but is not kept; the next miss loads anew")
     func removalDuringALoad() async throws {
         let cache = Cache<String, Int>(capacity: 16)
-        let loads = Loads()
+        let loads = HeldLoads()
         let first = Task { try await cache.value(for: "k", load: loads.load("k", answer: 1)) }
-        try await until { loads.count("k") == 1 }
+        try await waitUntil { loads.count("k") == 1 }
         cache.removeAll()
         let second = Task { try await cache.value(for: "k", load: loads.load("k", answer: 2)) }
-        try await until { loads.count("k") == 2 }
+        try await waitUntil { loads.count("k") == 2 }
         loads.open.withLock { $0 = true }
         #expect(try await first.value == 1)
         #expect(try await second.value == 2)
@@ -130,7 +106,7 @@ import Testing
     @Test("an answer `keep` refuses is shared but not kept, and an entry `usable` refuses is loaded again")
     func keepAndUsable() async throws {
         let cache = Cache<String, Int>(capacity: 16)
-        let loads = Loads()
+        let loads = HeldLoads()
         loads.open.withLock { $0 = true }
         #expect(try await cache.value(for: "k", keep: { $0 > 0 }, load: loads.load("k", answer: -1)) == -1)
         #expect(cache.count == 0)

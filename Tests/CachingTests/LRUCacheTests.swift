@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Caching
@@ -38,7 +39,7 @@ struct LRUCacheTests {
     func matchesModel() {
         var cache = LRUCache<Int, Int>(capacity: 8)
         var model: [(key: Int, value: Int)] = []  // most recent last
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
 
         var mismatches = 0
         for step in 0..<5_000 {
@@ -106,7 +107,7 @@ struct LRUCacheTests {
     func removalsMatchModel() {
         var cache = LRUCache<Int, Int>(capacity: 6, maximumCost: 20)
         var model: [(key: Int, value: Int, cost: Int)] = []  // most recent last
-        var random = SeededGenerator(state: 11)
+        var random = SeededGenerator(seed: 11)
 
         var mismatches = 0
         for step in 0..<5_000 {
@@ -130,18 +131,5 @@ struct LRUCacheTests {
         }
 
         #expect(mismatches == 0)
-    }
-}
-
-/// SplitMix64: the same numbers on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import HTMLRendering
+import TestSupport
 import Testing
 
 struct HTMLEscapingTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Places
@@ -86,7 +87,7 @@ import Testing
         // setup
         let index = try RealPlaceTable.index()
         let scan = BruteForce(index.places)
-        var random = SeededGenerator(state: 20_261_201)
+        var random = SeededGenerator(seed: 20_261_201)
         var queries: [(Double, Double)] = []
         for i in 0..<2_000 {
             if i.isMultiple(of: 2) {

@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App
@@ -6,42 +7,17 @@ import Testing
 /// The cache of archives read for "On this day" against a remote hatk: one read per key however many requests miss
 /// it together, and the least recently used entry evicted when full.
 @Suite struct MemoriesArchiveCacheTests {
-    /// A read that counts itself and holds until the test opens it, so callers can pile up behind it.
-    final class Reads: Sendable {
-        let started = Mutex<[String]>([])
-        let open = Mutex(false)
-
-        func load(_ key: String, answer: Int, failing: Bool = false) -> @Sendable () async throws -> Int {
-            { [self] in
-                started.withLock { $0.append(key) }
-                while !open.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-                if failing { throw Failure() }
-                return answer
-            }
-        }
-
-        func count(_ key: String) -> Int { started.withLock { $0.filter { $0 == key }.count } }
-    }
-
-    struct Failure: Error {}
-
-    /// Waits (up to 5 s) until `condition` holds.
-    func until(_ condition: () -> Bool) async throws {
-        let end = ContinuousClock.now + .seconds(5)
-        while !condition() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test("eight requests missing the same archive at once share one read, and each gets its answer")
     func concurrentMissesShareOneRead() async throws {
         let cache = MemoriesArchiveCache<Int>(capacity: 16, lifetime: 3600)
-        let reads = Reads()
+        let reads = HeldLoads()
         let answers = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 { group.addTask { try await cache.value(for: "kim maya", now: 100, load: reads.load("kim maya", answer: 7)) } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        try await until { reads.count("kim maya") >= 1 }
+        try await waitUntil { reads.count("kim maya") >= 1 }
         // The other seven have had time to miss; without sharing, each would be reading by now.
         try await Task.sleep(for: .milliseconds(200))
         reads.open.withLock { $0 = true }
@@ -59,14 +35,14 @@ import Testing
     @Test("a failed read is shared by those waiting on it and not kept: the next request reads again")
     func failuresAreNotKept() async throws {
         let cache = MemoriesArchiveCache<Int>(capacity: 16, lifetime: 3600)
-        let reads = Reads()
+        let reads = HeldLoads()
         let first = Task { try await cache.value(for: "k", now: 0, load: reads.load("k", answer: 1, failing: true)) }
-        try await until { reads.count("k") == 1 }
+        try await waitUntil { reads.count("k") == 1 }
         let second = Task { try await cache.value(for: "k", now: 0, load: reads.load("k", answer: 2)) }
         try await Task.sleep(for: .milliseconds(100))
         reads.open.withLock { $0 = true }
-        await #expect(throws: Failure.self) { try await first.value }
-        await #expect(throws: Failure.self, "the second request waited on the first one's read") { try await second.value }
+        await #expect(throws: HeldLoads.Failure.self) { try await first.value }
+        await #expect(throws: HeldLoads.Failure.self, "the second request waited on the first one's read") { try await second.value }
         #expect(reads.count("k") == 1)
         #expect(try await cache.value(for: "k", now: 0, load: reads.load("k", answer: 2)) == 2)
         #expect(reads.count("k") == 2 && cache.count == 1)
@@ -75,7 +51,7 @@ import Testing
     @Test("when full, only the least recently used archive goes; the others stay warm")
     func leastRecentlyUsedGoes() async throws {
         let cache = MemoriesArchiveCache<Int>(capacity: 3, lifetime: 3600)
-        let reads = Reads()
+        let reads = HeldLoads()
         reads.open.withLock { $0 = true }
         for (i, key) in ["a", "b", "c"].enumerated() {
             _ = try await cache.value(for: key, now: 0, load: reads.load(key, answer: i))

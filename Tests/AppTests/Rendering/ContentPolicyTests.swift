@@ -9,12 +9,10 @@ import Testing
 struct ContentPolicyTests {
     @Test("no template has an inline script, style element, style attribute or event handler; JSON data blocks are not scripts")
     func templatesHaveNothingInline() throws {
-        let directory = repositoryRoot.appendingPathComponent("Templates")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".html") }
+        let files = try templateFiles()
         #expect(files.count > 10)
         var found: [String] = []
-        for file in files {
-            let html = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+        for (file, html) in files {
             for tag in captures(#"(<script\b[^>]*>)"#, in: html)
             where !tag.contains(" src=\"") && !tag.contains(#"type="application/json""#) {
                 found.append("\(file): \(tag)")

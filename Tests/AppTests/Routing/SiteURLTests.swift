@@ -65,12 +65,10 @@ import Testing
 
     @Test("no template writes a path of its own: every link, form and source comes from SiteURL or the static files")
     func templatesHaveNoLiteralPaths() throws {
-        let directory = repositoryRoot.appendingPathComponent("Templates")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".html") }
+        let files = try templateFiles()
         #expect(files.count > 10)
         var found: [String] = []
-        for file in files {
-            let html = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+        for (file, html) in files {
             found += captures(#"((?:href|action|src|formaction|poster|content)="/[^"]*")"#, in: html).map { "\(file): \($0)" }
         }
         #expect(found.isEmpty, "\(found)")

@@ -80,19 +80,6 @@ extension BruteForce {
     }
 }
 
-/// A tiny deterministic generator (SplitMix64) so that failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Writes `text` to a fresh temporary file and returns its path.
 func temporaryCSV(_ text: String) throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).csv")
