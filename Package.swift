@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "ByteCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strict),
         // The web's addresses, parsed once and strictly: origins (scheme, host, port), IPv4 and IPv6 addresses, CIDR ranges.
         .target(name: "WebAddresses", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses", "Clocks"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["Caching", "CSQLite"], swiftSettings: strict),
         // The fronts' shared sessions (--sessions postgres://...), reading into Storage's rows.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"], swiftSettings: strict),
@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode", "HTMLRendering"], swiftSettings: strict),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl", "WebAddresses"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Caching", "Outbound", "MappedFiles"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Caching", "Outbound", "MappedFiles", "Clocks"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
         .target(name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
@@ -81,6 +81,8 @@ let package = Package(
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
             swiftSettings: strict
         ),
+        // One monotonic clock for lifetimes, pacing and refreshes (the calendar is `() -> UTCTime`), injected so tests move it.
+        .target(name: "Clocks", swiftSettings: strict),
         // A whole file mapped read-only, size-checked before it is mapped: the place table and uploaded photos.
         .target(name: "MappedFiles", swiftSettings: strict),
         // The counting core of every rate limit (sign-ins, PAR, uploads, previews), a value driven by the time it is given.
@@ -107,7 +109,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Caching", "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses",
+                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses", "Clocks",
             ],
             swiftSettings: strict
         ),
@@ -116,16 +118,19 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto",
-                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses",
+                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses", "Workers",
+                "Clocks",
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "grain-stories", dependencies: ["Server"], swiftSettings: strict),
 
         // Tests mirror Sources/; TestSupport holds what several test targets share (a movable clock, temporary folders).
-        .target(name: "TestSupport", dependencies: ["ATProto"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["ATProto", "Clocks"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "ClocksTests", dependencies: ["Clocks", "ATProto", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebAddressesTests", dependencies: ["WebAddresses"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits", "WebAddresses"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits", "WebAddresses", "Clocks"], swiftSettings: strict),
         .testTarget(name: "RateLimitsTests", dependencies: ["RateLimits"], swiftSettings: strict),
         .testTarget(name: "MappedFilesTests", dependencies: ["MappedFiles"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),
@@ -143,7 +148,7 @@ let package = Package(
             name: "ImagingTests", dependencies: ["Imaging", "ImageFixtures", "CHeif", "CDe265", "CJPEG", "CTurboJPEG"], swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer", "MappedFiles", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HTTPServer", "MappedFiles", "TestSupport", "Clocks"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTPServer", "WebAddresses"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderingTests", dependencies: ["HTMLRendering", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
@@ -171,10 +176,12 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses",
+                "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses", "Workers",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places"], swiftSettings: strict),
+        .testTarget(
+            name: "PublishingTests", dependencies: ["Publishing", "Geo", "Imaging", "Lexicon", "Places", "ATProto", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
             dependencies: [

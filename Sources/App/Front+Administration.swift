@@ -12,14 +12,11 @@ extension Front {
     /// Removes the sessions and sign-ins in progress from `<dataDirectory>/front.sqlite` (sealed with the sealing
     /// key), keeping seen marks: for a restore whose key is lost.
     public static func forgetSealedState(dataDirectory: String) throws {
-        try SessionStore.forgetSealedState(path: databasePath(in: dataDirectory))
+        try SessionStore.forgetSealedState(path: FrontStores.databasePath(in: dataDirectory))
     }
 
     /// Whether `<dataDirectory>/front.sqlite` holds a session or sign-in sealed with a key.
     public static func hasSealedState(dataDirectory: String) throws -> Bool {
-        try SessionStore.hasSealedState(path: databasePath(in: dataDirectory))
+        try SessionStore.hasSealedState(path: FrontStores.databasePath(in: dataDirectory))
     }
-
-    /// Where a front that runs as one process keeps its sessions and seen marks.
-    static func databasePath(in dataDirectory: String) -> String { dataDirectory + "/front.sqlite" }
 }

@@ -1,16 +1,12 @@
 public import ATProto
-public import Crypto
+public import Clocks
 import Foundation
 public import FrontState
 import HTMLRendering
 public import HTTPServer
-public import HatkClient
-public import Imaging
-import Outbound
+import HatkClient
 public import Publishing
 import Synchronization
-public import Video
-import Workers
 
 /// The front: every page, form and JSON answer for people, on the server's router. It reads through a
 /// `StorySource`, writes through a hatk client with the visitor's DPoP credentials, and keeps each visitor's
@@ -36,48 +32,43 @@ public struct Front: Sendable {
     /// The owner's changes to members (the `/admin` page and `users ...` take it); nil without a household.
     public let administration: MemberAdministration?
 
-    /// Builds the controllers and the route table from what the composition root made.
-    public init(_ dependencies: FrontDependencies) throws {
-        let settings = dependencies.settings
-        let pages = dependencies.pages
-        // Sessions, seen marks and limits: in front.sqlite for one front, or in PostgreSQL shared by several.
-        let sessions: any SessionStoring
-        let seen: SeenMarks
-        let signInLimiter: any RateLimiting
-        let uploadLimiter: any RateLimiting
-        let passLimiter: any RateLimiting
-        let previewLimiter: any RateLimiting
-        let writeLimiters: WriteLimiters
-        if let shared = dependencies.sharedSessions {
-            sessions = shared.sessions
-            seen = SeenMarks(storage: shared.seen)
-            signInLimiter = shared.limiter(scope: "sign-in", perMinute: settings.signInsPerMinute)
-            uploadLimiter = shared.limiter(scope: "upload", perMinute: settings.uploadsPerMinute)
-            passLimiter = shared.limiter(scope: "passes", perMinute: settings.passesPerMinute)
-            previewLimiter = shared.limiter(scope: "previews", perMinute: settings.previewsPerMinute)
-            writeLimiters = WriteLimiters(settings.writeLimits) { shared.limiter(scope: $0, limit: $1, window: $2) }
-        } else {
-            let local = try SessionStore(path: Self.databasePath(in: dependencies.dataDirectory), key: dependencies.sealingKey)
-            sessions = local
-            seen = SeenMarks(beside: local)
-            signInLimiter = RateLimiter(perMinute: settings.signInsPerMinute)
-            uploadLimiter = RateLimiter(perMinute: settings.uploadsPerMinute)
-            passLimiter = RateLimiter(perMinute: settings.passesPerMinute)
-            previewLimiter = RateLimiter(perMinute: settings.previewsPerMinute)
-            writeLimiters = WriteLimiters(settings.writeLimits) { RateLimiter(limit: $1, window: $2) }
-        }
-        let cache = PageCache(ttl: settings.pageCacheTTL)
+    /// Builds the controllers and the route table from the parts the composition root made.
+    /// - Parameters:
+    ///   - pages: the templates in their layout, with the CSP the deployment needs.
+    ///   - state: where sessions, seen marks and limits are kept (`front.sqlite`, or PostgreSQL shared by fronts).
+    ///   - upstream: where stories are read and written and people sign in.
+    ///   - household: what only the embedded household has; `.none` against a remote hatk.
+    ///   - publisher: posts stories (its worker pool's load is reported by `/healthz`).
+    ///   - placeSearch: the create form's place search over the offline table; nil when the server has none.
+    ///   - origins: the origin each request was sent to (from the Host header, checked against what is ours).
+    ///   - clientAddress: the address per-client limits count against (the socket peer, or what a trusted proxy
+    ///     reports).
+    ///   - probes: the server's health and counters, for `/healthz`, `/readyz` and `/metrics`; nil answers `ok`.
+    ///   - uploads: where upload bodies stream to (the data directory's `uploads`), never to memory.
+    ///   - clock: the calendar; `monotonic`, what the page cache's lifetimes are measured on.
+    public init(
+        pages: PageRenderer, settings: FrontSettings, state: FrontStores, upstream: FrontUpstream, household: FrontHousehold,
+        publisher: StoryPublisher, placeSearch: (any PlaceFinding)?, origins: @escaping @Sendable (Request) -> OriginDecision,
+        clientAddress: @escaping @Sendable (Request) -> String?, probes: (any ServerProbes)?, uploads: String,
+        clock: @escaping @Sendable () -> UTCTime, monotonic: MonotonicClock = .continuous
+    ) {
+        let sessions = state.sessions
+        let seen = state.seen
+        let signInLimiter = state.limiter(scope: "sign-in", limit: settings.signInsPerMinute)
+        let uploadLimiter = state.limiter(scope: "upload", limit: settings.uploadsPerMinute)
+        let passLimiter = state.limiter(scope: "passes", limit: settings.passesPerMinute)
+        let previewLimiter = state.limiter(scope: "previews", limit: settings.previewsPerMinute)
+        let writeLimiters = WriteLimiters(settings.writeLimits) { state.limiter(scope: $0, limit: $1, window: $2) }
+        let cache = PageCache(ttl: settings.pageCacheTTL, clock: monotonic)
         let errors = FrontErrors(pages: pages)
-        let signIn = SignInServers(dependencies.signIn, clock: dependencies.clock)
+        let signIn = SignInServers(upstream.signIn, clock: clock)
         let credentials = SessionCredentials(sessions: sessions, servers: signIn)
-        let clientAddress = dependencies.clientAddress
-        let writer = dependencies.writer
-        let clock = dependencies.clock
-        let labels = LabelPolicies(source: dependencies.stories, clock: clock)
+        let writer = upstream.writer
+        let labels = LabelPolicies(source: upstream.stories, clock: clock)
         let visibility = Visibility(labels: labels)
         let keeper = SeenKeeper(
             local: seen,
-            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { [markViewed = dependencies.markViewed] uris, session in
+            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { [markViewed = upstream.markViewed] uris, session in
                 if let markViewed {
                     try await markViewed(uris, try DID(session.did))
                 } else {
@@ -85,51 +76,45 @@ public struct Front: Sendable {
                 }
             })
         let activity = ActivityCounts()
-        // The uploads' pool: link previews have their own (`PreviewImages`), so strangers cannot keep it busy.
-        let images = WorkerPool(label: "images", workers: settings.imageWorkers, queueLimit: settings.imageQueue)
-        let administration = dependencies.household.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
-        let photos = dependencies.photos ?? writer
+        let administration = household.directory.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
+        let photos = upstream.photos ?? writer
         let previews = PreviewImages(photos: photos, limiter: previewLimiter, client: clientAddress)
         let controllers = Controllers(
             pages: StoryPages(
                 pages: pages, seen: keeper, visibility: visibility, previews: previews,
                 memories: Memories(),
                 settings: settings,
-                household: dependencies.household, errors: errors),
+                household: household.directory, errors: errors),
             signIn: SignInController(
                 pages: pages, sessions: sessions, servers: signIn, clientAddress: clientAddress,
                 limiter: signInLimiter, handleExample: settings.handleExample),
             writes: StoryWrites(
                 pages: pages, credentials: credentials, errors: errors, pageCache: cache,
-                publisher: StoryPublisher(
-                    writer: dependencies.writer, work: images,
-                    pipeline: settings.pipeline, geocoder: dependencies.geocoder, places: dependencies.placeNames,
-                    clips: dependencies.clips),
-                limiter: uploadLimiter, clientAddress: clientAddress,
-                storyOrigin: settings.canonicalOrigin, uploads: dependencies.dataDirectory + "/uploads", clock: dependencies.clock,
-                places: dependencies.placeSearch, canCrossPost: settings.canCrossPost, labels: labels,
-                audienceNote: settings.audienceNote, descriptions: dependencies.descriptions),
+                publisher: publisher, limiter: uploadLimiter, clientAddress: clientAddress,
+                storyOrigin: settings.canonicalOrigin, uploads: uploads, clock: clock,
+                places: placeSearch, canCrossPost: settings.canCrossPost, labels: labels,
+                audienceNote: settings.audienceNote, descriptions: household.descriptions, progress: UploadProgress(clock: clock)),
             social: SocialController(
                 pages: pages, credentials: credentials,
                 actions: SocialActions(writer: writer, pageCache: cache, visibility: visibility, activity: activity), visibility: visibility,
                 activity: activity, errors: errors),
-            household: dependencies.household.map {
+            household: household.directory.map {
                 HouseholdController(pages: pages, directory: $0, pageCache: cache)
             },
-            moderation: dependencies.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache, labels: labels) },
+            moderation: household.moderation.map { ModerationController(pages: pages, moderation: $0, pageCache: cache, labels: labels) },
             admin: administration.map { AdminController(pages: pages, administration: $0, pageCache: cache) },
-            screens: dependencies.household.map { ScreenController(pages: pages, passes: $0, limiter: passLimiter) },
-            shares: dependencies.household.map {
+            screens: household.directory.map { ScreenController(pages: pages, passes: $0, limiter: passLimiter) },
+            shares: household.directory.map {
                 ShareLinkController(
                     pages: pages, passes: $0, previews: previews, photos: photos, visibility: visibility, limiter: passLimiter, errors: errors)
             },
             operations: OperationsController(
-                probes: dependencies.probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: images))
+                probes: probes, metricsFrom: settings.metricsFrom, sessions: sessions, imageWork: publisher.work))
         routes = controllers.routes
         self.writeLimiters = writeLimiters
         builder = ContextBuilder(
-            origins: dependencies.origins, sessions: sessions, stories: dependencies.stories, credentials: credentials,
-            household: dependencies.household, clock: dependencies.clock)
+            origins: origins, sessions: sessions, stories: upstream.stories, credentials: credentials,
+            household: household.directory, clock: clock)
         pageDeadline = settings.pageDeadline
         self.errors = errors
         pageCache = cache
@@ -137,10 +122,10 @@ public struct Front: Sendable {
         self.seen = keeper
         self.credentials = credentials
         self.activity = activity
-        uploads = dependencies.dataDirectory + "/uploads"
+        self.uploads = uploads
         self.administration = administration
         audience = settings.audience
-        frontDoor = { [household = dependencies.household] context in
+        frontDoor = { [household = household.directory] context in
             // A household without an owner has nothing to hide yet: its first visitor is sent to set it up.
             if try household?.needsOwner() == true { return .redirect(to: SiteURL.welcome.path, status: .found) }
             var response = try pages.render(
@@ -341,82 +326,6 @@ public struct Front: Sendable {
     }
 }
 
-/// What the composition root gives the front.
-public struct FrontDependencies: Sendable {
-    /// The templates in their layout, with the CSP the deployment needs.
-    public var pages: PageRenderer
-    /// `front.sqlite` lives here.
-    public var dataDirectory: String
-    /// Seals tokens and DPoP keys at rest.
-    public var sealingKey: SealingKey
-    /// Where stories are read: the embedded backend in process, or a hatk server.
-    public var stories: any StorySource
-    /// Writes (uploadBlob, createRecord, deleteRecord) go through this client with the visitor's credentials.
-    public var writer: HatkClient
-    /// The authorization server people sign in with.
-    public var signIn: SignInServers.Configuration
-    /// Account administration of the embedded household; nil against a remote hatk.
-    public var household: (any HouseholdDirectory)?
-    /// The server's health and counters, for `/healthz`, `/readyz` and `/metrics`; nil answers `ok` and no metrics.
-    public var probes: (any ServerProbes)?
-    /// The origin each request was sent to (from the Host header, checked against what is ours): HTTPServer's
-    /// `OriginPolicy.origin(of:)`.
-    public var origins: @Sendable (Request) -> OriginDecision
-    /// The address per-client limits count against (the socket peer, or what a trusted proxy reports).
-    public var clientAddress: @Sendable (Request) -> String?
-    /// Names the place a photo was taken; nil leaves places to what the person types.
-    public var geocoder: (any Geocoding)?
-    /// Offline place names for the create form's early look (never an outside service: see StoryPublisher).
-    public var placeNames: (any Geocoding)?
-    /// The create form's place search over the offline table; nil when the server has none.
-    public var placeSearch: (any PlaceFinding)?
-    public var settings: FrontSettings
-    public var clock: @Sendable () -> UTCTime
-    /// Sessions, seen marks and rate limits in PostgreSQL, shared with other fronts; nil keeps them in
-    /// `front.sqlite` in the data directory.
-    public var sharedSessions: SharedSessions?
-    /// The embedded household's reports, for its owner's review page; nil against a remote hatk.
-    public var moderation: (any Moderation)?
-    /// The embedded household's photos read in this process, for link previews; nil fetches them over HTTP with the
-    /// writer's client (a remote hatk's image host).
-    public var photos: (any PhotoSource)?
-    /// Where the embedded household keeps what each photo shows; nil against a remote hatk (no field on the form).
-    public var descriptions: (any StoryDescribing)?
-    /// Writes Grain's viewed state in this process (the embedded backend, whose reads are in process too), so that
-    /// serving pages never opens a connection to our own listener; nil sends `markStoriesViewed` to the upstream
-    /// with the member's credentials.
-    public var markViewed: (@Sendable (_ stories: [ATURI], _ viewer: DID) async throws -> Void)?
-    /// Turns phone clips into story clips (the embedded household only: a Grain session may upload only images, and a
-    /// refused upload there ends the person's Grain session); nil offers photos only.
-    public var clips: ClipProcessor?
-
-    public init(
-        pages: PageRenderer, dataDirectory: String, sealingKey: SealingKey,
-        stories: any StorySource, writer: HatkClient, signIn: SignInServers.Configuration,
-        household: (any HouseholdDirectory)?, origins: @escaping @Sendable (Request) -> OriginDecision,
-        clientAddress: @escaping @Sendable (Request) -> String?, geocoder: (any Geocoding)?, placeNames: (any Geocoding)?,
-        placeSearch: (any PlaceFinding)? = nil, settings: FrontSettings, clock: @escaping @Sendable () -> UTCTime,
-        moderation: (any Moderation)? = nil, sharedSessions: SharedSessions? = nil
-    ) {
-        self.placeSearch = placeSearch
-        self.pages = pages
-        self.dataDirectory = dataDirectory
-        self.sealingKey = sealingKey
-        self.stories = stories
-        self.writer = writer
-        self.signIn = signIn
-        self.household = household
-        self.origins = origins
-        self.clientAddress = clientAddress
-        self.geocoder = geocoder
-        self.placeNames = placeNames
-        self.settings = settings
-        self.clock = clock
-        self.sharedSessions = sharedSessions
-        self.moderation = moderation
-    }
-}
-
 /// The front's tunable behaviour, all plain values.
 public struct FrontSettings: Sendable {
     /// Whom the household's stories are for. The server's default is `household` (`ServeConfiguration`); a front
@@ -447,10 +356,6 @@ public struct FrontSettings: Sendable {
     public var pageDeadline: Duration = .seconds(10)
     /// How long pages for visitors without a session are reused.
     public var pageCacheTTL: Duration = .seconds(1)
-    /// The image pipeline's limits (output bytes, pixels).
-    public var pipeline = PipelineOptions()
-    public var imageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    public var imageQueue = 16
     public var uploadsPerMinute = 30
     /// Link previews and blurred stand-ins one client address may have made per minute (already made ones are free).
     public var previewsPerMinute = 30

@@ -1,4 +1,5 @@
 import Caching
+public import Clocks
 public import Foundation
 public import Outbound
 
@@ -41,7 +42,7 @@ public final class NominatimClient: Sendable {
         minimumInterval: Duration = .seconds(1),
         cacheSize: Int = 1000,
         timeout: TimeInterval = 10,
-        clock: PacingClock = .continuous,
+        clock: MonotonicClock = .continuous,
         policy: AddressPolicy = .publicOnly
     ) {
         self.baseURL = baseURL

@@ -15,7 +15,7 @@ public import Workers
 public struct StoryPublisher: Sendable {
     let writer: HatkClient
     /// Image processing, off the shared pool.
-    let work: WorkerPool
+    public let work: WorkerPool
     let pipeline: PipelineOptions
     /// Names places from GPS at posting time (offline table, or Nominatim when the operator chose it).
     let geocoder: (any Geocoding)?

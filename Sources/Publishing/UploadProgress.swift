@@ -1,4 +1,4 @@
-public import Foundation
+public import ATProto
 import Synchronization
 
 /// How far along each visitor's clip is, for the create form's script to show while its POST waits. Keyed by the
@@ -22,10 +22,10 @@ public final class UploadProgress: Sendable {
         /// 0...1 of the processing.
         public var fraction: Double
         /// When the news came: stale entries are forgotten. Not encoded, so the script learns nothing of the clock.
-        public var updated: Date
+        public var updated: UTCTime
 
         /// The route makes one for a token it has no news of yet, which reads as waiting.
-        public init(phase: Phase, fraction: Double, updated: Date) {
+        public init(phase: Phase, fraction: Double, updated: UTCTime) {
             self.phase = phase
             self.fraction = fraction
             self.updated = updated
@@ -36,13 +36,13 @@ public final class UploadProgress: Sendable {
 
     /// How many uploads are remembered at once, and for how long after their last news.
     static let capacity = 256
-    static let lifetime: TimeInterval = 15 * 60
+    static let lifetime: Double = 15 * 60
 
     private let entries = Mutex<[String: Entry]>([:])
-    let clock: @Sendable () -> Date
+    let clock: @Sendable () -> UTCTime
 
-    /// The clock is a parameter so tests can age entries past `lifetime` without waiting.
-    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameter clock: the front's clock, which tests move to age entries past `lifetime` without waiting.
+    public init(clock: @escaping @Sendable () -> UTCTime) {
         self.clock = clock
     }
 
@@ -59,7 +59,7 @@ public final class UploadProgress: Sendable {
         let now = clock()
         entries.withLock { entries in
             if entries.count >= Self.capacity {
-                entries = entries.filter { now.timeIntervalSince($0.value.updated) < Self.lifetime }
+                entries = entries.filter { Self.isFresh($0.value, now: now) }
                 if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.updated < $1.value.updated }) {
                     entries[oldest.key] = nil
                 }
@@ -72,8 +72,11 @@ public final class UploadProgress: Sendable {
     public func entry(session: String, token: String) -> Entry? {
         guard Self.isToken(token) else { return nil }
         let now = clock()
-        return entries.withLock { $0[session + ":" + token] }.flatMap { now.timeIntervalSince($0.updated) < Self.lifetime ? $0 : nil }
+        return entries.withLock { $0[session + ":" + token] }.flatMap { Self.isFresh($0, now: now) ? $0 : nil }
     }
+
+    /// Whether an entry's news is younger than `lifetime`.
+    static func isFresh(_ entry: Entry, now: UTCTime) -> Bool { entry.updated.adding(seconds: lifetime) > now }
 
     /// Forgets an upload once its post has answered, so the memory is not held until the lifetime ends.
     public func remove(session: String, token: String) {

@@ -24,7 +24,7 @@ extension Application {
         do {
             let checked = try NewMember.checkName(name)
             let handle = try await household.add(
-                NewMember(name: checked, displayName: displayName ?? checked.capitalized, password: chosen), now: .now)
+                NewMember(name: checked, displayName: displayName ?? checked.capitalized, password: chosen), now: clock())
             return (handle, chosen)
         } catch let error as HouseholdError {
             throw AccountError(description: error.description)

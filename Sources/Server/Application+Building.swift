@@ -2,6 +2,7 @@ import ATProto
 import App
 import AuthServer
 import Backend
+import Clocks
 import Crypto
 import Foundation
 import FrontState
@@ -12,8 +13,10 @@ import Imaging
 import Logging
 import Metrics
 import Outbound
+import Publishing
 import Video
 import WebAddresses
+import Workers
 
 /// The steps `Application.init` builds the server in, each taking what it needs and returning what it made.
 extension Application {
@@ -38,15 +41,18 @@ extension Application {
 
     /// Before any database is opened (and migrated): upload bodies a killed server left are removed, a newer schema
     /// stops here untouched and an older one is backed up; then the nightly backups are set up.
-    static func prepareData(_ configuration: ServeConfiguration) throws -> (SchemaUpgrade.Outcome, NightlyBackups?) {
+    static func prepareData(
+        _ configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime
+    ) throws -> (SchemaUpgrade.Outcome, NightlyBackups?) {
         // Upload bodies stream to <data>/uploads; one a killed server left behind is removed before anything listens.
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/uploads", withIntermediateDirectories: true)
         if !configuration.forCommand { _ = TemporaryBodies.sweep(directory: configuration.dataDirectory + "/uploads") }
-        let upgrade = try SchemaUpgrade.prepare(dataDirectory: configuration.dataDirectory, backupDirectory: configuration.backupDirectory)
+        let upgrade = try SchemaUpgrade.prepare(
+            dataDirectory: configuration.dataDirectory, backupDirectory: configuration.backupDirectory, now: clock().date)
         let nightly = configuration.backupDirectory.map {
             NightlyBackups(
                 directory: $0, keep: configuration.backupKeep, schedule: configuration.backupSchedule,
-                dataDirectory: configuration.dataDirectory)
+                dataDirectory: configuration.dataDirectory, now: clock().date)
         }
         return (upgrade, nightly)
     }
@@ -147,9 +153,6 @@ extension Application {
         settings.pageDeadline = .milliseconds(Int(configuration.upstreamTimeout * 1000))
         settings.pageCacheTTL = configuration.pageCacheTTL
         settings.seenBatchDelay = configuration.seenBatchDelay
-        settings.pipeline.maxBytes = configuration.maxPhotoBytes
-        settings.imageWorkers = configuration.imageWorkers
-        settings.imageQueue = configuration.imageQueue
         settings.uploadsPerMinute = configuration.uploadsPerMinute
         settings.signInsPerMinute = configuration.signInsPerMinute
         settings.canonicalOrigin = configuration.canonicalOrigin
@@ -159,32 +162,59 @@ extension Application {
         return settings
     }
 
-    /// The front, over the upstream and the server's health.
-    static func buildFront(
-        _ configuration: ServeConfiguration, upstream: Upstream, connections: Connections, origins: OriginPolicy, pages: PageRenderer,
-        dataKey: SealingKey, sharedSessions: SharedSessions?, health: ServerHealth, clips: ClipProcessor?,
-        clock: @escaping @Sendable () -> UTCTime
-    ) throws -> Front {
-        let places = Self.geocoders(configuration)
-        var dependencies = FrontDependencies(
-            pages: pages, dataDirectory: configuration.dataDirectory, sealingKey: dataKey,
+    /// Where the front keeps sessions, seen marks and limits: `front.sqlite`, or PostgreSQL shared with other fronts.
+    static func frontStores(_ configuration: ServeConfiguration, shared: SharedSessions?, dataKey: SealingKey) throws -> FrontStores {
+        if let shared { return .shared(shared) }
+        return try .local(dataDirectory: configuration.dataDirectory, sealingKey: dataKey)
+    }
+
+    /// Posting: the image pipeline's limits and its own worker pool (link previews have theirs, so strangers cannot
+    /// keep it busy), the geocoders, and the clip processor where clips are offered.
+    static func publisher(
+        _ configuration: ServeConfiguration, connections: Connections, places: Geocoders, clips: ClipProcessor?
+    ) -> StoryPublisher {
+        var pipeline = PipelineOptions()
+        pipeline.maxBytes = configuration.maxPhotoBytes
+        return StoryPublisher(
+            writer: connections.writer,
+            work: WorkerPool(label: "images", workers: configuration.imageWorkers, queueLimit: configuration.imageQueue),
+            pipeline: pipeline, geocoder: places.posting, places: places.offline, clips: clips)
+    }
+
+    /// What the front reads, writes and signs in through. The embedded household's photos and viewed state are
+    /// reached in process, never over our own listener.
+    static func frontUpstream(
+        _ configuration: ServeConfiguration, upstream: Upstream, connections: Connections, clock: @escaping @Sendable () -> UTCTime
+    ) -> FrontUpstream {
+        var front = FrontUpstream(
             stories: upstream.stories, writer: connections.writer,
             signIn: SignInServers.Configuration(
-                server: upstream.signIn, timeout: configuration.upstreamTimeout, policy: connections.policy, nonces: connections.nonces),
-            household: upstream.household, origins: { origins.origin(of: $0) }, clientAddress: { $0.clientKey },
-            geocoder: places.posting, placeNames: places.offline, placeSearch: places.search,
-            settings: try frontSettings(configuration), clock: clock, moderation: upstream.moderation,
-            sharedSessions: sharedSessions)
-        dependencies.probes = health
-        dependencies.clips = clips
+                server: upstream.signIn, timeout: configuration.upstreamTimeout, policy: connections.policy, nonces: connections.nonces))
         if let backend = upstream.backend {
-            dependencies.photos = EmbeddedPhotos(backend: backend)
-            dependencies.descriptions = EmbeddedDescriptions(store: backend.store)
-            dependencies.markViewed = { [store = backend.store] stories, viewer in
+            front.photos = EmbeddedPhotos(backend: backend)
+            front.markViewed = { [store = backend.store] stories, viewer in
                 try store.markViewed(stories.map(\.description), by: viewer, now: clock())
             }
         }
-        return try Front(dependencies)
+        return front
+    }
+
+    /// The front, from the parts the steps before made.
+    static func buildFront(
+        _ configuration: ServeConfiguration, upstream: Upstream, connections: Connections, origins: OriginPolicy, pages: PageRenderer,
+        stores: FrontStores, health: ServerHealth, clips: ClipProcessor?, clock: @escaping @Sendable () -> UTCTime,
+        monotonic: MonotonicClock
+    ) throws -> Front {
+        let places = Self.geocoders(configuration, clock: monotonic)
+        return Front(
+            pages: pages, settings: try frontSettings(configuration), state: stores,
+            upstream: frontUpstream(configuration, upstream: upstream, connections: connections, clock: clock),
+            household: FrontHousehold(
+                directory: upstream.household, moderation: upstream.moderation,
+                descriptions: upstream.backend.map { EmbeddedDescriptions(store: $0.store) }),
+            publisher: publisher(configuration, connections: connections, places: places, clips: clips), placeSearch: places.search,
+            origins: { origins.origin(of: $0) }, clientAddress: { $0.clientKey }, probes: health,
+            uploads: configuration.dataDirectory + "/uploads", clock: clock, monotonic: monotonic)
     }
 
     /// One router over the static files, the front, the backend's `/xrpc` and `/img` (kept by the household's

@@ -2,6 +2,7 @@ public import ATProto
 public import App
 public import AuthServer
 public import Backend
+public import Clocks
 import Crypto
 public import Foundation
 import FrontState
@@ -48,8 +49,13 @@ public final class Application: Sendable {
     /// Binds the port and builds everything, in the order each part needs the others: the listener (so the real
     /// port is known), the data directory, the pages, the upstream (the embedded backend and its authorization server,
     /// or a remote hatk), the front, then the router over all of them. `start()` begins serving.
-    /// - Parameter clock: the current time, injectable so tests can move it.
-    public init(configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime = { .now }) throws {
+    /// - Parameters:
+    ///   - clock: the calendar, injectable so tests can move it.
+    ///   - monotonic: what lifetimes and refreshes are measured on (the page cache, the machine's addresses, Nominatim's
+    ///     pacing); a test moving `clock` passes its `TestClock.monotonic` so both move together.
+    public init(
+        configuration: ServeConfiguration, clock: @escaping @Sendable () -> UTCTime = { .now }, monotonic: MonotonicClock = .continuous
+    ) throws {
         self.configuration = configuration
         self.clock = clock
         let listener = try Listener(host: configuration.host, port: configuration.port)
@@ -57,10 +63,10 @@ public final class Application: Sendable {
         self.loopback = loopback
         let origins = try OriginPolicy(
             canonical: configuration.canonicalOrigin, allowedHosts: configuration.allowedHosts,
-            behindTLSProxy: configuration.behindTLSProxy)
+            behindTLSProxy: configuration.behindTLSProxy, clock: monotonic)
         self.origins = origins
         let trustedProxies = try TrustedProxies(parsing: configuration.believedProxies)
-        (upgrade, nightly) = try Self.prepareData(configuration)
+        (upgrade, nightly) = try Self.prepareData(configuration, clock: clock)
         let (pages, assets) = try Self.pages(configuration)
         self.pages = pages
         let dataKey = try DataKey.load(configuration.keyLocation)
@@ -81,8 +87,9 @@ public final class Application: Sendable {
             sharedSessions: sharedSessions)
         self.health = health
         let front = try Self.buildFront(
-            configuration, upstream: upstream, connections: connections, origins: origins, pages: pages, dataKey: dataKey,
-            sharedSessions: sharedSessions, health: health, clips: clips, clock: clock)
+            configuration, upstream: upstream, connections: connections, origins: origins, pages: pages,
+            stores: try Self.frontStores(configuration, shared: sharedSessions, dataKey: dataKey), health: health, clips: clips,
+            clock: clock, monotonic: monotonic)
         self.front = front
         let router = Self.router(configuration, front: front, upstream: upstream, assets: assets, origins: origins)
         routeTable = router.table
@@ -166,12 +173,12 @@ public final class Application: Sendable {
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
+    typealias Geocoders = (posting: (any Geocoding)?, offline: OfflineGeocoder?, search: (any PlaceFinding)?)
+
     /// How places are named and found: at posting time (offline table, or Nominatim when chosen), the offline table
     /// alone for the form's early look, and the form's place search (through the same Nominatim client when chosen,
     /// so both share its pacing and cache).
-    static func geocoders(
-        _ configuration: ServeConfiguration
-    ) -> (posting: (any Geocoding)?, offline: OfflineGeocoder?, search: (any PlaceFinding)?) {
+    static func geocoders(_ configuration: ServeConfiguration, clock: MonotonicClock) -> Geocoders {
         let table = placeSearchTable(configuration)
         guard configuration.geocoder != .none else { return (nil, nil, table) }
         var offline: OfflineGeocoder?
@@ -185,7 +192,7 @@ public final class Application: Sendable {
         case .offline: return (offline, offline, table)
         case .nominatim:
             // Public addresses only: coordinates must never go to whatever a name resolves to on the LAN.
-            let client = NominatimClient(baseURL: configuration.nominatimURL, policy: configuration.nominatimPolicy)
+            let client = NominatimClient(baseURL: configuration.nominatimURL, clock: clock, policy: configuration.nominatimPolicy)
             return (NominatimGeocoder(client: client, fallback: offline), offline, NominatimPlaceFinder(client: client, fallback: table))
         case .none: return (nil, nil, table)
         }
@@ -206,8 +213,9 @@ public final class Application: Sendable {
     /// Only a server that nothing but this machine can reach keeps the passwords the README publishes: on any other
     /// address each member gets a random one, and a household seeded on loopback and now served to the network has
     /// its published passwords replaced, so nobody on the Wi-Fi signs in as its owner with `maya-stories`.
-    public func seedDemoIfAsked(now: UTCTime = .now) async throws -> [(handle: String, password: String)] {
+    public func seedDemoIfAsked() async throws -> [(handle: String, password: String)] {
         guard configuration.demo, let backend, let authServer else { return [] }
+        let now = clock()
         let handles = try DemoHousehold.seed(
             into: backend, photos: configuration.demoPhotosDirectory, handleDomain: configuration.handleDomain, now: now)
         if !handles.isEmpty, configuration.demoExtraMembers > 0 {

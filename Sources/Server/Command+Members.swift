@@ -51,7 +51,7 @@ extension Command {
         case .list:
             print(Self.memberTable(try administration.members()))
         case .change(let change, let member):
-            let result = try await administration.apply(change, to: member, by: "the command line", now: .now)
+            let result = try await administration.apply(change, to: member, by: "the command line", now: app.clock())
             print(result.message)
             if let password = result.password { print("New password (shown once): \(password)") }
         }

@@ -24,7 +24,7 @@ final class Maintenance: Sendable {
                 guard let application, !Task.isCancelled else { return }
                 round += 1
                 await Self.run(application, blobs: round % Self.blobEvery == 0)
-                if let nightly = application.nightly { _ = await nightly.runIfDue(now: Date()) }
+                if let nightly = application.nightly { _ = await nightly.runIfDue(now: application.clock().date) }
             }
         }
         task.withLock { $0 = loop }

@@ -11,7 +11,7 @@ final class NightlyBackups: Sendable {
     let dataDirectory: String
     private let nextRun: Mutex<Date>
 
-    init(directory: String, keep: Int, schedule: BackupSchedule, dataDirectory: String, now: Date = Date()) {
+    init(directory: String, keep: Int, schedule: BackupSchedule, dataDirectory: String, now: Date) {
         rotation = BackupRotation(directory: directory, keep: keep)
         self.schedule = schedule
         self.dataDirectory = dataDirectory

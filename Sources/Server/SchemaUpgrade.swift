@@ -27,7 +27,7 @@ enum SchemaUpgrade {
     /// - Parameters:
     ///   - backupDirectory: where the backup goes (`--backup-dir`); nil is `<data>/backups`, which backups of the
     ///     data leave out.
-    static func prepare(dataDirectory: String, backupDirectory: String?, now: Date = Date()) throws -> Outcome {
+    static func prepare(dataDirectory: String, backupDirectory: String?, now: Date) throws -> Outcome {
         var outcome = Outcome()
         for (name, known) in known.sorted(by: { $0.key < $1.key }) {
             let path = dataDirectory + "/" + name

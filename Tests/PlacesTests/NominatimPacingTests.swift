@@ -9,7 +9,7 @@ struct NominatimPacingTests {
     func sequentialPacing() async throws {
         // setup
         let stub = try StubNominatim { _ in .json(StubNominatim.paris) }
-        let manual = ManualPacingClock()
+        let manual = ManualClock()
         let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .seconds(1), clock: manual.pacing, policy: stub.policy)
 
         // act
@@ -28,7 +28,7 @@ struct NominatimPacingTests {
 
     @Test("the gate hands concurrent callers consecutive slots, one interval apart")
     func gateSlots() async throws {
-        let manual = ManualPacingClock()
+        let manual = ManualClock()
         let gate = RequestGate(interval: .milliseconds(500), clock: manual.pacing)
 
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -44,7 +44,7 @@ import Testing
         let stub = try StubNominatim { request in
             .json(request.path == "/search" ? StubNominatim.parisSearch : StubNominatim.paris)
         }
-        let manual = ManualPacingClock()
+        let manual = ManualClock()
         let client = NominatimClient(baseURL: stub.baseURL, minimumInterval: .seconds(1), clock: manual.pacing, policy: stub.policy)
 
         _ = try await client.reverse(latitude: 48.8566, longitude: 2.3522)

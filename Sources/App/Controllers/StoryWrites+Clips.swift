@@ -105,7 +105,7 @@ extension StoryWrites {
         guard let session = context.session, UploadProgress.isToken(token) else {
             throw HTTPError(.badRequest, "The progress token is 16 to 64 letters, digits, - or _.")
         }
-        var entry = progress.entry(session: session.idHash, token: token) ?? UploadProgress.Entry(phase: .waiting, fraction: 0, updated: .now)
+        var entry = progress.entry(session: session.idHash, token: token) ?? UploadProgress.Entry(phase: .waiting, fraction: 0, updated: context.now)
         entry.fraction = (entry.fraction * 1000).rounded() / 1000
         var response = Response.json(entry)
         response.headers["Cache-Control"] = "no-store"

@@ -38,7 +38,7 @@ extension StoryWrites {
         let unreadable = "That file is not a photo format we can read (\(ImageFormat.namesForPeople))."
         let picked = ["photo", "camera"].lazy.compactMap { context.form.file($0) }.first { !$0.body.isEmpty }
         let token = context.form["staged"] ?? ""
-        let staged = token.isEmpty ? nil : shared.file(token: token, session: session)
+        let staged = token.isEmpty ? nil : shared.file(token: token, session: session, now: context.now)
         if let picked {
             guard let head = try? picked.body.prefix(64) else {
                 return .failure(PhotoProblem(description: unreadable, status: .unsupportedMediaType))
@@ -96,9 +96,9 @@ extension StoryWrites {
         let staged: SharedPhotos.Staged
         switch part.body {
         case .file(let file):
-            staged = try shared.stage(file, format: format.name, session: session)
+            staged = try shared.stage(file, format: format.name, session: session, now: context.now)
         case .bytes(let bytes):
-            staged = try shared.stage(bytes, format: format.name, session: session)
+            staged = try shared.stage(bytes, format: format.name, session: session, now: context.now)
         }
         return try await form(context, session, error: nil, staged: staged)
     }

@@ -40,7 +40,7 @@ struct StoryWrites: Sendable {
     /// Where descriptions are kept; nil (no field on the form) against a remote hatk.
     let descriptions: (any StoryDescribing)?
     /// How far each visitor's clip is processed, for the form's script.
-    var progress = UploadProgress()
+    let progress: UploadProgress
 
     /// The largest upload accepted: phone photos are a few megabytes; the pipeline shrinks them.
     static let maxUploadBytes = 30_000_000
@@ -222,13 +222,13 @@ struct StoryWrites: Sendable {
                 }
             // The description is a whole sentence naming the format and the limit. A staged share that cannot be
             // used is dropped: trying it again would fail the same way.
-            if let staged { shared.remove(token: staged.token, session: session) }
+            if let staged { shared.remove(token: staged.token, session: session, now: context.now) }
             return try await form(context, session, error: error.description, status: status, chosen: chosen)
         } catch let error as HatkError {
             if let refused = try await uploadRefused(error, context, session) { return refused }
             throw error
         }
-        if let staged { shared.remove(token: staged.token, session: session) }
+        if let staged { shared.remove(token: staged.token, session: session, now: context.now) }
         return await posted(published, labels: choices.labels, description: description, context, session)
     }
 

@@ -1,4 +1,5 @@
 import Caching
+import Clocks
 import HTTPServer
 
 /// A short cache (a second by default) of whole pages, for anyone and for each signed-in visitor apart (the key holds
@@ -6,7 +7,7 @@ import HTTPServer
 /// request. A page is kept prepared (libmicrohttpd's response, built on its first send), so a hit on the server
 /// thread's fast path sends the same bytes and headers again without copying them: no page carries a per-request
 /// nonce (docs/architecture.md, "The content policy without a nonce"). Only a 200 without `Set-Cookie` is kept. The
-/// shared ``Cache`` on the continuous clock holds the pages, `capacity` of them, the least recently used going first;
+/// shared ``Cache`` on the injected monotonic clock holds the pages, `capacity` of them, the least recently used going first;
 /// any write that changes what a page shows clears it all (`removeAll`).
 final class PageCache: Sendable {
     private struct Entry: Sendable {
@@ -22,16 +23,16 @@ final class PageCache: Sendable {
     let ttl: Duration
     private let entries: Cache<Key, Entry>
     static let capacity = 1024
-    /// Where this cache's time starts: `now` is the continuous clock's distance from it.
-    private let origin = ContinuousClock.now
+    private let clock: MonotonicClock
 
-    init(ttl: Duration) {
+    init(ttl: Duration, clock: MonotonicClock = .continuous) {
         self.ttl = ttl
+        self.clock = clock
         // An expired page is served while it is re-rendered for up to ten TTLs more; after that it is of no use.
         entries = Cache(capacity: ttl > .zero ? Self.capacity : 0, lifetime: ttl * 11)
     }
 
-    private var now: Duration { ContinuousClock.now - origin }
+    private var now: Duration { clock.now() }
 
     /// The key of a page: the names it was asked on exactly as sent (Host and the forwarded ones: pages carry links
     /// built on the origin), the path and query, and for a signed-in visitor their session and how much they have

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Synchronization
 public import WebAddresses
@@ -53,18 +54,18 @@ final class MachineSnapshot: Sendable {
         var addresses: Set<IPAddress> = []
         /// Lowercase host name, its first label, and that label with `.local` (its mDNS name).
         var hostNames: Set<String> = []
-        var readAt: ContinuousClock.Instant
+        var readAt: Duration
     }
 
     let source: MachineNames
     let refreshInterval: Duration
-    let now: @Sendable () -> ContinuousClock.Instant
+    let clock: MonotonicClock
     private let names: Mutex<Names?> = Mutex(nil)
 
-    init(source: MachineNames, refreshInterval: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(source: MachineNames, refreshInterval: Duration, clock: MonotonicClock) {
         self.source = source
         self.refreshInterval = refreshInterval
-        self.now = now
+        self.clock = clock
     }
 
     /// Whether `address` is one of this machine's (loopback always is).
@@ -81,7 +82,7 @@ final class MachineSnapshot: Sendable {
 
     private func current(maxAge: Duration? = nil) -> Names {
         names.withLock { names in
-            let instant = now()
+            let instant = clock.now()
             if let names, instant - names.readAt < (maxAge ?? refreshInterval) { return names }
             let fresh = read(at: instant)
             names = fresh
@@ -89,7 +90,7 @@ final class MachineSnapshot: Sendable {
         }
     }
 
-    private func read(at instant: ContinuousClock.Instant) -> Names {
+    private func read(at instant: Duration) -> Names {
         var hostNames: Set<String> = []
         if let name = source.hostName()?.lowercased(), !name.isEmpty {
             hostNames.insert(name)

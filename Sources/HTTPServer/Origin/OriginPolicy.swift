@@ -1,3 +1,4 @@
+public import Clocks
 public import WebAddresses
 
 /// Which origin a request was sent to, and whether it is ours: the one rule for every absolute URL, cookie, CSRF
@@ -37,11 +38,11 @@ public struct OriginPolicy: Sendable {
     ///   - behindTLSProxy: Every request came through a TLS-terminating proxy.
     ///   - machine: Where this machine's addresses and host name come from.
     ///   - refreshInterval: How long the machine's addresses are trusted before they are read again.
-    ///   - now: The monotonic clock, for the refresh.
+    ///   - clock: What the refresh is measured on.
     /// - Throws: `OriginPolicyError` for a canonical URL or allowed host that cannot be an origin.
     public init(
         canonical: String? = nil, allowedHosts: [String] = [], behindTLSProxy: Bool = false, machine: MachineNames = .system,
-        refreshInterval: Duration = .seconds(30), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        refreshInterval: Duration = .seconds(30), clock: MonotonicClock = .continuous
     ) throws(OriginPolicyError) {
         if let canonical {
             guard let origin = Origin(canonical) else { throw OriginPolicyError(value: canonical, role: "public URL") }
@@ -63,7 +64,7 @@ public struct OriginPolicy: Sendable {
         self.allowedHosts = names
         allowedAddresses = addresses
         self.behindTLSProxy = behindTLSProxy
-        self.machine = MachineSnapshot(source: machine, refreshInterval: refreshInterval, now: now)
+        self.machine = MachineSnapshot(source: machine, refreshInterval: refreshInterval, clock: clock)
     }
 
     /// The origin `request` was sent to, and whether it is ours (see the rule above).

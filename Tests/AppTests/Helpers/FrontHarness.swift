@@ -5,10 +5,12 @@ import FrontState
 import HTMLRendering
 import HTTPServer
 import HatkClient
+import Imaging
 import Outbound
 import Publishing
 import TestSupport
 import WebAddresses
+import Workers
 
 @testable import App
 
@@ -39,22 +41,26 @@ struct FrontHarness {
         let writerURL = writer ?? URL(string: "http://127.0.0.1:9")!
         var settings = settings
         settings.pageCacheTTL = .zero
-        var dependencies = FrontDependencies(
+        let writerClient = HatkClient(baseURL: writerURL, timeout: writerTimeout, policy: AddressPolicy.publicOnly.allowing([writerURL]))
+        front = Front(
             pages: PageRenderer(
                 templates: try TemplateRenderer(directory: repositoryRoot.appendingPathComponent("Templates").path),
                 assets: try StaticFiles(root: repositoryRoot.appendingPathComponent("Public").path)),
-            dataDirectory: directory.path, sealingKey: SealingKey.random(), stories: stories,
-            writer: HatkClient(
-                baseURL: writerURL, timeout: writerTimeout, policy: AddressPolicy.publicOnly.allowing([writerURL])),
-            signIn: SignInServers.Configuration(
-                server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
-                nonces: ReceivedNonces()),
-            household: household, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress },
-            geocoder: nil, placeNames: nil, placeSearch: placeSearch, settings: settings, clock: { clock.now },
-            moderation: moderation)
-        dependencies.photos = photos
-        dependencies.descriptions = descriptions
-        front = try Front(dependencies)
+            settings: settings, state: try .local(dataDirectory: directory.path, sealingKey: SealingKey.random()),
+            upstream: FrontUpstream(
+                stories: stories, writer: writerClient,
+                signIn: SignInServers.Configuration(
+                    server: .remote(issuer: URL(string: "https://hatk.example")!), timeout: 1, policy: .publicOnly,
+                    nonces: ReceivedNonces()),
+                photos: photos),
+            household: FrontHousehold(directory: household, moderation: moderation, descriptions: descriptions),
+            publisher: StoryPublisher(
+                writer: writerClient,
+                work: WorkerPool(label: "images", workers: max(1, ProcessInfo.processInfo.activeProcessorCount), queueLimit: 16),
+                pipeline: PipelineOptions(),
+                geocoder: nil, places: nil),
+            placeSearch: placeSearch, origins: origins ?? Self.defaultOrigins, clientAddress: { $0.remoteAddress }, probes: nil,
+            uploads: directory.path + "/uploads", clock: { clock.now })
         var router = Router()
         front.register(on: &router)
         self.router = router

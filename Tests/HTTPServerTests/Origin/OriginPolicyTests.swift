@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 import WebAddresses
 
@@ -175,8 +176,9 @@ struct OriginPolicyTests {
                 }
             },
             hostName: { state.withLock { $0.name } })
-        let clock = Shared(ContinuousClock.now)
-        let policy = try OriginPolicy(machine: machine, refreshInterval: .seconds(30), now: { clock.withLock { $0 } })
+        let clock = Shared(Duration.zero)
+        let policy = try OriginPolicy(
+            machine: machine, refreshInterval: .seconds(30), clock: MonotonicClock(now: { clock.withLock { $0 } }, sleep: { _ in }))
         #expect(policy.origin(of: request(host: "192.168.1.20")) == own("http://192.168.1.20"))
 
         // act + validate: DHCP hands out a new address

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPServer
 import Outbound
@@ -91,7 +92,7 @@ final class StubNominatim: Sendable {
 }
 
 /// A pacing clock that never really sleeps: `sleep` advances `now` and records how long it was asked to wait.
-final class ManualPacingClock: Sendable {
+final class ManualClock: Sendable {
     private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
 
     var sleeps: [Duration] { state.withLock { $0.sleeps } }
@@ -100,8 +101,8 @@ final class ManualPacingClock: Sendable {
         state.withLock { $0.now += duration }
     }
 
-    var pacing: PacingClock {
-        PacingClock(
+    var pacing: MonotonicClock {
+        MonotonicClock(
             now: { self.state.withLock { $0.now } },
             sleep: { duration in
                 self.state.withLock {

@@ -98,7 +98,7 @@ actor GoldenHousehold {
             templates: configuration.templatesDirectory, assets: configuration.publicDirectory)
         let seededAt = UTCTime.now
         let app = try Application(configuration: golden, clock: { seededAt })
-        _ = try await app.seedDemoIfAsked(now: seededAt)
+        _ = try await app.seedDemoIfAsked()
         await app.stop()
         return Template(dataDirectory: golden.dataDirectory, keyDirectory: golden.keyDirectory!, seededAt: seededAt)
     }

@@ -63,7 +63,7 @@ struct LiveApp {
         self.clock = clock
         dataDirectory = configuration.dataDirectory
         app = try Application(configuration: configuration, clock: { clock.now })
-        let seeded = try await app.seedDemoIfAsked(now: clock.now)
+        let seeded = try await app.seedDemoIfAsked()
         // Behind a TLS proxy the demo's members get random passwords (DemoPasswordsTests checks that); the tests
         // sign in with the README's in every topology.
         for (handle, _) in seeded where !configuration.isLoopbackOnly {
