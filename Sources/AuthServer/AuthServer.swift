@@ -81,9 +81,9 @@ public final class AuthServer: Sendable {
                 label: "passwords", workers: configuration.passwordWorkers, queueLimit: configuration.passwordQueueLimit),
             clock: clock)
         let pages = SignInPages(render: renderSignIn, clients: clients, macSecret: macSecret)
+        let cookies = DeviceCookies(secret: macSecret, lifetime: configuration.signInLimits.deviceLifetime.wholeSeconds)
         let limiter = SignInLimiter(
-            limits: configuration.signInLimits, clientAddress: configuration.clientAddress,
-            cookies: DeviceCookies(secret: macSecret, lifetime: configuration.signInLimits.deviceLifetime.wholeSeconds))
+            limits: configuration.signInLimits, clientAddress: configuration.clientAddress, cookies: cookies)
         self.database = database
         self.clock = clock
         self.nonces = nonces
@@ -97,7 +97,8 @@ public final class AuthServer: Sendable {
                 proofs: proofs, pending: pending, clients: clients, configuration: configuration, clock: clock),
             authorize: AuthorizeEndpoint(pending: pending, pages: pages, passwords: passwords, clock: clock),
             signIn: SignInEndpoint(
-                pending: pending, pages: pages, passwords: passwords, limiter: limiter, origins: origins, clock: clock),
+                pending: pending, pages: pages, passwords: passwords, limiter: limiter, cookies: cookies, origins: origins,
+                clock: clock),
             token: TokenEndpoint(proofs: proofs, grants: grants, accounts: accounts, clock: clock),
             revoke: RevokeEndpoint(proofs: proofs, grants: grants, clock: clock))
     }

@@ -18,6 +18,8 @@ struct SignInEndpoint: Sendable {
     let pages: SignInPages
     let passwords: PasswordStore
     let limiter: SignInLimiter
+    /// Remembers the account on the browser after a sign-in, which exempts it from the account's limits later.
+    let cookies: DeviceCookies
     let origins: OwnOrigins
     let clock: @Sendable () -> UTCTime
 
@@ -86,7 +88,7 @@ struct SignInEndpoint: Sendable {
         guard var redirect else { return pages.errorPage(SignInPages.invalidLinkMessage, status: 400) }
         guard redirect.status == .seeOther else { return redirect }
         redirect.headers.add(
-            "Set-Cookie", limiter.cookies.setCookieHeader(adding: did, to: request, secure: secure, now: now))
+            "Set-Cookie", cookies.setCookieHeader(adding: did, to: request, secure: secure, now: now))
         return redirect
     }
 
