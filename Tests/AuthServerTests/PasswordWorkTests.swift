@@ -79,8 +79,8 @@ struct PasswordWorkTests {
         var requestURIs: [String] = []
         for _ in 0..<4 { requestURIs.append(try await fixture.pushedRequestURI(client)) }
         let release = DispatchSemaphore(value: 0)
-        let holder = Task { try await fixture.server.passwordWork.run { release.wait() } }
-        try await waitFor { fixture.server.passwordWork.load.running == 1 }
+        let holder = Task { try await fixture.server.passwords.work.run { release.wait() } }
+        try await waitFor { fixture.server.passwords.work.load.running == 1 }
         let finished = Finished()
         let signIns = requestURIs.prefix(3).map { requestURI in
             Task {
@@ -89,7 +89,7 @@ struct PasswordWorkTests {
                 return status
             }
         }
-        try await waitFor { fixture.server.passwordWork.load.waiting == 3 }
+        try await waitFor { fixture.server.passwords.work.load.waiting == 3 }
 
         // act
         let unrelated = await fixture.send(Request(method: .get, path: "/.well-known/oauth-authorization-server"))
@@ -105,7 +105,7 @@ struct PasswordWorkTests {
         #expect(finishedWhileHeld.isEmpty, "no sign-in finished while the hashing thread was held")
         #expect(overflow.status.code == 503)
         #expect(overflow.headers["Retry-After"] == "5")
-        #expect(overflow.page?.error == AuthServer.busyMessage)
+        #expect(overflow.page?.error == SignInEndpoint.busyMessage)
         #expect(statuses == [303, 303, 303])
     }
 

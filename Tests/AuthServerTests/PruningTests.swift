@@ -67,7 +67,7 @@ struct PruningTests {
         let fixture = try AuthFixture()
 
         // act
-        let plans = try AuthServer.pruneStatements(now: fixture.clock.unixSeconds).map { statement in
+        let plans = try AuthSchema.pruneStatements(now: fixture.clock.unixSeconds).map { statement in
             try fixture.server.database.read { connection in
                 try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.arguments)
                     .compactMap { $0.string("detail") }

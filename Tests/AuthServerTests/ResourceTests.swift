@@ -29,7 +29,7 @@ struct ResourceTests {
 
         // validate
         #expect(viewer == nil)
-        #expect(fixture.server.authenticate(request) == .failure(.tokenExpired))
+        #expect(fixture.server.resources.authenticate(request) == .failure(.tokenExpired))
     }
 
     /// A stolen token is useless without the bound key.
@@ -44,7 +44,7 @@ struct ResourceTests {
 
         // validate
         #expect(viewer == nil)
-        #expect(fixture.server.authenticate(request) == .failure(.keyMismatch))
+        #expect(fixture.server.resources.authenticate(request) == .failure(.keyMismatch))
     }
 
     /// The proof must hash this token (`ath`).
@@ -59,7 +59,7 @@ struct ResourceTests {
 
         // validate
         #expect(viewer == nil)
-        #expect(fixture.server.authenticate(request) == .failure(.invalidProof("ath does not match the access token")))
+        #expect(fixture.server.resources.authenticate(request) == .failure(.invalidProof("ath does not match the access token")))
     }
 
     /// The proof must target this request: issuer plus path, this method, and be recent.
@@ -83,9 +83,9 @@ struct ResourceTests {
 
         // validate
         #expect(viewers == [nil, nil, nil, nil])
-        #expect(fixture.server.authenticate(otherPath) == .failure(.invalidProof("htu does not match")))
-        #expect(fixture.server.authenticate(otherMethod) == .failure(.invalidProof("htm does not match")))
-        #expect(fixture.server.authenticate(stale) == .failure(.invalidProof("iat outside the allowed window")))
+        #expect(fixture.server.resources.authenticate(otherPath) == .failure(.invalidProof("htu does not match")))
+        #expect(fixture.server.resources.authenticate(otherMethod) == .failure(.invalidProof("htm does not match")))
+        #expect(fixture.server.resources.authenticate(stale) == .failure(.invalidProof("iat outside the allowed window")))
     }
 
     /// The token itself must be ours and intact.
@@ -111,8 +111,8 @@ struct ResourceTests {
         // validate
         #expect(tamperedViewer == nil)
         #expect(foreignViewer == nil)
-        #expect(fixture.server.authenticate(tamperedRequest) == .failure(.invalidToken("JWT signature is invalid")))
-        #expect(fixture.server.authenticate(foreignRequest) == .failure(.invalidToken("JWT signature is invalid")))
+        #expect(fixture.server.resources.authenticate(tamperedRequest) == .failure(.invalidToken("JWT signature is invalid")))
+        #expect(fixture.server.resources.authenticate(foreignRequest) == .failure(.invalidToken("JWT signature is invalid")))
     }
 
     /// Only the DPoP scheme with a proof counts; Bearer is ignored as hatk does.
@@ -134,7 +134,7 @@ struct ResourceTests {
 
         // validate
         #expect(bearerViewer == nil)
-        #expect(fixture.server.authenticate(bearer) == .failure(.noCredentials))
+        #expect(fixture.server.resources.authenticate(bearer) == .failure(.noCredentials))
         #expect(noProofViewer == nil)
         #expect(lowercaseViewer == fixture.maya)
     }
@@ -159,7 +159,7 @@ struct ResourceTests {
         #expect(lanViewer == fixture.maya)
         #expect(foreignViewer == nil)
         #expect(
-            fixture.server.authenticate(foreign)
+            fixture.server.resources.authenticate(foreign)
                 == .failure(.invalidProof("htu names an origin this server is not served at")))
     }
 }
@@ -204,7 +204,7 @@ struct ResourceViewerTests {
 
         // validate
         #expect(viewer == nil)
-        #expect(fixture.server.authenticate(request) == .failure(.unknownAccount))
+        #expect(fixture.server.resources.authenticate(request) == .failure(.unknownAccount))
         #expect(refreshed.status.code == 400)
         #expect(refreshed.json["error_description"] as? String == "The account no longer exists")
     }

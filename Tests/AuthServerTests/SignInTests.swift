@@ -39,7 +39,7 @@ struct SignInTests {
         for username in ["maya.home.test", "maya", fixture.maya.rawValue] {
             let right = await fixture.submit(client, requestURI: requestURI, username: username)
             #expect(right.status.code == 403, "\(username)")
-            #expect(right.page?.error == AuthServer.disabledMessage)
+            #expect(right.page?.error == SignInEndpoint.disabledMessage)
         }
         let wrong = await fixture.submit(client, requestURI: requestURI, password: "not it")
         #expect(wrong.status.code == 401)
@@ -149,7 +149,7 @@ struct SignInTests {
         for page in [unknown, usedPage, mismatchedPage, expiredPage, expiredPost] {
             #expect(page.status.code == 400)
             #expect(page.page?.requestURI == "")
-            #expect(page.page?.error == AuthServer.invalidLinkMessage)
+            #expect(page.page?.error == SignInPages.invalidLinkMessage)
         }
         #expect(unknown.headers["Cache-Control"] == "no-store")
         #expect(unknown.headers["X-Frame-Options"] == "DENY")

@@ -35,9 +35,9 @@ struct AuthFixture {
             directory: directory, accounts: accounts, maya: maya, jonas: jonas, clock: TestClock(.fixture), origins: origins,
             configure)
         // Hashed here, on the test's thread: the fixture is built synchronously.
-        let parameters = server.configuration.passwordParameters
-        try server.storePassword(hash: try PasswordHash.hash(Self.password, parameters: parameters), for: maya)
-        try server.storePassword(hash: try PasswordHash.hash("jonas's own password", parameters: parameters), for: jonas)
+        let parameters = server.passwords.parameters
+        try server.passwords.storePassword(hash: try PasswordHash.hash(Self.password, parameters: parameters), for: maya)
+        try server.passwords.storePassword(hash: try PasswordHash.hash("jonas's own password", parameters: parameters), for: jonas)
     }
 
     /// A second server over `earlier`'s data directory and accounts, as after a restart with a new configuration.

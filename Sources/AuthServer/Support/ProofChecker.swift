@@ -2,15 +2,19 @@ import ATProto
 import Crypto
 import Foundation
 import HTTPServer
-import Storage
-import Synchronization
 import WebAddresses
 
-extension AuthServer {
+/// Checks DPoP proofs for this server: for the resource checks (``check(_:method:path:now:accessToken:)``) and,
+/// with nonce and replay checks, for the PAR, token and revocation endpoints (``authorizationServerProof``).
+struct ProofChecker: Sendable {
     /// Longest `jti` stored for replay detection; ours and hatk clients' are UUIDs or 22-character tokens.
     static let maxJTILength = 256
 
-    /// A proof that passed ``checkProof(_:method:path:now:accessToken:)``, with the origin its `htu` names.
+    let isOwnOrigin: @Sendable (String) -> Bool
+    let nonces: DPoPNonces
+    let spent: SpentProofs
+
+    /// A proof that passed ``check(_:method:path:now:accessToken:)``, with the origin its `htu` names.
     struct CheckedProof: Sendable, Equatable {
         var verified: DPoP.Verified
         /// The serialized origin of `htu`, one of ours: the origin the client addressed, whichever way the request
@@ -18,9 +22,15 @@ extension AuthServer {
         var origin: String
     }
 
-    /// Why ``checkProof(_:method:path:now:accessToken:)`` refused a proof; the text goes into error descriptions.
+    /// Why ``check(_:method:path:now:accessToken:)`` refused a proof; the text goes into error descriptions.
     struct ProofRefusal: Error, Equatable, CustomStringConvertible {
         var description: String
+    }
+
+    struct IgnoredHeader: Decodable {}
+
+    private struct TargetClaim: Decodable {
+        var htu: String?
     }
 
     /// Checks one DPoP proof for a request to `path` on this server: everything `DPoP.verify` checks (signature
@@ -29,7 +39,7 @@ extension AuthServer {
     /// The `htu` is not compared with the request's own Host: behind a TLS proxy, or when our front calls its
     /// backend over loopback while naming the browser's origin, the two differ, and the proof is still for us.
     /// Like hatk, the comparison ignores case, the query and a trailing slash.
-    func checkProof(
+    func check(
         _ proof: String, method: String, path: String, now: Int64, accessToken: String? = nil
     ) throws(ProofRefusal) -> CheckedProof {
         // The claimed htu is read before the signature is checked only to pass it back to DPoP.verify, which then
@@ -44,7 +54,7 @@ extension AuthServer {
         guard let htu, let target = Self.proofTarget(htu), Self.comparablePath(path) == target.path else {
             throw ProofRefusal(description: DPoP.ProofError(.htuMismatch).description)
         }
-        guard configuration.isOwnOrigin(target.origin) else {
+        guard isOwnOrigin(target.origin) else {
             throw ProofRefusal(description: "htu names an origin this server is not served at")
         }
         return CheckedProof(verified: verified, origin: target.origin)
@@ -64,7 +74,7 @@ extension AuthServer {
         return path
     }
 
-    /// Checks the DPoP proof of a request to the PAR or token endpoint and records its `jti`.
+    /// Checks the DPoP proof of a request to the PAR, token or revocation endpoint and records its `jti`.
     ///
     /// The nonce is checked before the `jti` is recorded, so the client's retry after `use_dpop_nonce` is not
     /// mistaken for a replay.
@@ -75,7 +85,7 @@ extension AuthServer {
         guard proofs.count == 1 else { throw OAuthErrorResponse.invalidProof("Send exactly one DPoP header") }
         let checked: CheckedProof
         do {
-            checked = try checkProof(proof, method: request.method.rawValue, path: path, now: now)
+            checked = try check(proof, method: request.method.rawValue, path: path, now: now)
         } catch {
             throw OAuthErrorResponse.invalidProof("Invalid DPoP proof: \(error.description)")
         }
@@ -83,44 +93,15 @@ extension AuthServer {
         try checkNonce(verified.nonce, now: now)
         guard verified.jti.utf8.count <= Self.maxJTILength else { throw OAuthErrorResponse.invalidProof("DPoP jti too long") }
         // Valid proofs have iat >= now - 300, so nothing older than iat + 300 needs remembering.
-        let fresh = try database.write { connection in
-            try connection.execute(
-                "INSERT OR IGNORE INTO used_jtis (jti, expires_at) VALUES (?, ?)", [verified.jti, verified.iat + 300])
-            return connection.changes > 0
+        guard try spent.record(verified.jti, until: verified.iat + 300) else {
+            throw OAuthErrorResponse.invalidProof("DPoP proof replayed")
         }
-        guard fresh else { throw OAuthErrorResponse.invalidProof("DPoP proof replayed") }
         return checked
     }
 
     /// In nonce mode, refuses a proof without the current (or previous) nonce.
     func checkNonce(_ nonce: String?, now: Int64) throws(OAuthErrorResponse) {
-        guard !nonceAccepted(nonce, now: now) else { return }
+        guard !nonces.accepts(nonce, now: now) else { return }
         throw OAuthErrorResponse(.useDPoPNonce, "Authorization server requires nonce in DPoP proof")
-    }
-
-    /// True outside nonce mode, or when `nonce` is current or in its grace period.
-    func nonceAccepted(_ nonce: String?, now: Int64) -> Bool {
-        nonces.withLock { state in
-            guard state != nil else { return true }
-            state?.advance(now: now, make: Self.makeNonce)
-            return state?.accepts(nonce) ?? true
-        }
-    }
-
-    /// The nonce to send in `DPoP-Nonce` right now, or nil when nonces are off (hatk's behaviour).
-    ///
-    /// The backend adds it to its own responses so that resource calls learn it too.
-    public func currentDPoPNonce() -> String? {
-        let now = clock().unixSeconds
-        return nonces.withLock { state in
-            state?.advance(now: now, make: Self.makeNonce)
-            return state?.current
-        }
-    }
-
-    struct IgnoredHeader: Decodable {}
-
-    private struct TargetClaim: Decodable {
-        var htu: String?
     }
 }

@@ -1,4 +1,4 @@
-public import ATProto
+import ATProto
 import Crypto
 import Foundation
 import Logging
@@ -6,15 +6,44 @@ import Storage
 import Synchronization
 import Workers
 
-extension AuthServer {
-    /// Sets (or replaces) an account's password and signs it out everywhere. The hash runs on the password
-    /// workers: at today's cost it takes a few hundred milliseconds, which must not hold a thread every other
-    /// request needs.
-    /// - Throws: `WorkerPool.Busy` when the hashing queue is full (the caller answers 503).
-    public func setPassword(_ password: String, for did: DID) async throws {
+/// The accounts' password hashes (`passwords`) and the threads they are computed on: setting a password, checking
+/// a typed one, and resolving the name a member typed to one account.
+final class PasswordStore: Sendable {
+    let database: Database
+    let accounts: any AccountDirectory
+    /// The cost of new hashes; a stored hash weaker than this is redone at the account's next sign-in.
+    let parameters: PasswordHash.Parameters
+    /// Where every password hash is computed: off the shared pool, since one takes a few hundred milliseconds.
+    let work: WorkerPool
+    let clock: @Sendable () -> UTCTime
+    /// A hash checked when the username is unknown, so that a miss costs as much as a wrong password.
+    private let decoyHash = Mutex<String?>(nil)
+
+    init(
+        database: Database, accounts: any AccountDirectory, parameters: PasswordHash.Parameters, work: WorkerPool,
+        clock: @escaping @Sendable () -> UTCTime
+    ) {
+        self.database = database
+        self.accounts = accounts
+        self.parameters = parameters
+        self.work = work
+        self.clock = clock
+    }
+
+    /// What checking a typed password found.
+    enum PasswordCheck: Sendable, Equatable {
+        case verified(DID)
+        case wrong
+        /// Every hashing thread is busy and the queue is full: try again shortly.
+        case busy
+    }
+
+    /// Sets (or replaces) an account's password, hashed on the password workers, and signs it out everywhere.
+    /// - Throws: `WorkerPool.Busy` when the hashing queue is full.
+    func setPassword(_ password: String, for did: DID) async throws {
         guard !password.isEmpty else { throw AuthServerError("the password is empty") }
-        let parameters = configuration.passwordParameters
-        let hash = try await passwordWork.run { try PasswordHash.hash(password, parameters: parameters) }
+        let parameters = parameters
+        let hash = try await work.run { try PasswordHash.hash(password, parameters: parameters) }
         try storePassword(hash: hash, for: did)
     }
 
@@ -30,15 +59,14 @@ extension AuthServer {
         }
     }
 
-    /// Whether the account can sign in.
-    public func hasPassword(for did: DID) throws -> Bool {
+    func hasPassword(for did: DID) throws -> Bool {
         try database.read { connection in
             try connection.queryOne("SELECT 1 AS yes FROM passwords WHERE did = ?", [did.rawValue]) != nil
         }
     }
 
     /// Whether `password` is the account's password (checked on the hashing threads, like a sign-in).
-    public func isPassword(_ password: String, of did: DID) async -> Bool {
+    func isPassword(_ password: String, of did: DID) async -> Bool {
         guard let account = try? accounts.account(did: did) else { return false }
         return await checkPassword(password, for: account) == .verified(did)
     }
@@ -74,14 +102,6 @@ extension AuthServer {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// What checking a typed password found.
-    enum PasswordCheck: Sendable, Equatable {
-        case verified(DID)
-        case wrong
-        /// Every hashing thread is busy and the queue is full: try again shortly.
-        case busy
-    }
-
     /// Checks `password` for `account` on the hashing threads. An unknown account costs one hash as well, so
     /// timing does not tell which usernames exist. A right password whose stored hash is weaker than today's
     /// parameters is hashed again and stored, without signing the account out anywhere.
@@ -92,10 +112,10 @@ extension AuthServer {
                     .string("hash")
             }
         }
-        let parameters = configuration.passwordParameters
+        let parameters = parameters
         let outcome: (matches: Bool, rehashed: String?)
         do {
-            outcome = try await passwordWork.run { [self] in
+            outcome = try await work.run { [self] in
                 guard let stored else {
                     _ = PasswordHash.verify(password, against: decoy())
                     return (false, nil)
@@ -124,10 +144,18 @@ extension AuthServer {
         return .verified(account.did)
     }
 
+    /// Forgets a removed account's password and revokes its grants, in one transaction.
+    func forget(_ did: DID) throws {
+        try database.write { connection in
+            try connection.execute("UPDATE grants SET revoked = 1 WHERE did = ?", [did.rawValue])
+            try connection.execute("DELETE FROM passwords WHERE did = ?", [did.rawValue])
+        }
+    }
+
     /// A hash of a random password with the configured cost, made once (on a hashing thread).
     private func decoy() -> String {
         if let hash = decoyHash.withLock({ $0 }) { return hash }
-        let hash = (try? PasswordHash.hash(SecureRandom.token(), parameters: configuration.passwordParameters)) ?? ""
+        let hash = (try? PasswordHash.hash(SecureRandom.token(), parameters: parameters)) ?? ""
         decoyHash.withLock { $0 = hash }
         return hash
     }
