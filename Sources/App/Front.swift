@@ -132,7 +132,7 @@ public struct Front: Sendable {
                 "front-door", title: "Sign in",
                 model: FrontDoor(
                     loginHref: SiteURL.login.path, name: settings.householdName ?? "A private household",
-                    notice: HomePage.notices[context.query("done") ?? ""]), context: context)
+                    contact: settings.householdContact, notice: HomePage.notices[context.query("done") ?? ""]), context: context)
             response.headers["Cache-Control"] = "no-store"
             return response
         }
@@ -301,6 +301,8 @@ public struct Front: Sendable {
         let loginHref: String
         /// The name its owner chose to show strangers, or a plain description.
         let name: String
+        /// How to reach the owner, as the owner wrote it; nil shows none.
+        let contact: String?
         /// "You are signed out on this device.", after signing out.
         let notice: String?
     }
@@ -336,6 +338,8 @@ public struct FrontSettings: Sendable {
     public var handleExample = "yourname.home.test"
     /// The household's name for the front door (`--household-name`); nil shows a plain description.
     public var householdName: String?
+    /// How a stranger reaches the household's owner (`--household-contact`), on the front door and `/help`.
+    public var householdContact: String?
 
     /// Who will see a story posted here, for the create form: a remote hatk's stories are on the network (only a
     /// remote hatk can cross-post), the embedded household's are its members' or anyone's as `audience` says.

@@ -146,6 +146,7 @@ extension Application {
         var settings = FrontSettings()
         settings.audience = configuration.audience
         settings.householdName = configuration.householdName
+        settings.householdContact = configuration.householdContact
         // A remote hatk's members have handles of their own (grain.social's are Bluesky's); ours end in our domain.
         settings.handleExample = configuration.appview == nil ? "yourname." + configuration.handleDomain : "yourname.bsky.social"
         settings.photoDurationMs = Int(configuration.storySeconds * 1000)

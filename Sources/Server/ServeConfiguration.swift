@@ -49,6 +49,9 @@ public struct ServeConfiguration: Sendable {
     /// The household's name (`--household-name`), the one thing of it the front door shows a stranger; nil says
     /// "A private household".
     public var householdName: String?
+    /// How a stranger reaches the household's owner (`--household-contact`), on the front door and `/help`; nil
+    /// shows none.
+    public var householdContact: String?
     /// Household handles end in this domain: `maya.home.test`.
     public var handleDomain = "home.test"
     /// How photos are named from their GPS position.

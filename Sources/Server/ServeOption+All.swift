@@ -46,6 +46,16 @@ extension ServeOption {
                 guard (1...80).contains(name.count) else { throw Command.UsageError(description: "--household-name takes 1 to 80 characters") }
                 config.householdName = name
             },
+            ServeOption(
+                "household-contact", .value("TEXT"),
+                help: [#"how a stranger reaches the owner, on the front door and /help (e.g. "Ask Ana: ana@example.com")"#]
+            ) { config, value throws(Command.UsageError) in
+                let contact = value.trimmingCharacters(in: .whitespaces)
+                guard (1...200).contains(contact.count) else {
+                    throw Command.UsageError(description: "--household-contact takes 1 to 200 characters")
+                }
+                config.householdContact = contact
+            },
             ServeOption("templates", .value("DIR"), help: ["HTML templates (default ./Templates)"]) { config, value in
                 config.templatesDirectory = value
             },

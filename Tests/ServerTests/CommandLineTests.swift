@@ -59,6 +59,22 @@ struct CommandLineTests {
 }
 
 struct UsersCommandTests {
+    @Test("--household-name and --household-contact are trimmed, from a flag or the environment; empty or too long is refused")
+    func householdWords() throws {
+        guard
+            case .serve(let c) = try Command.parse(
+                ["serve", "--household-name", " The Costas ", "--household-contact", "  Ask Ana: ana@example.com "])
+        else { throw Command.UsageError(description: "expected serve") }
+        #expect(c.householdName == "The Costas" && c.householdContact == "Ask Ana: ana@example.com")
+        guard case .serve(let e) = try Command.parse(["serve"], environment: ["GRAIN_STORIES_HOUSEHOLD_CONTACT": "Text Ana"]) else {
+            throw Command.UsageError(description: "expected serve")
+        }
+        #expect(e.householdContact == "Text Ana")
+        for contact in ["   ", String(repeating: "a", count: 201)] {
+            #expect(throws: Command.UsageError.self) { try Command.parse(["serve", "--household-contact", contact]) }
+        }
+    }
+
     @Test("users add parses its name and options")
     func parsesUsersAdd() throws {
         guard

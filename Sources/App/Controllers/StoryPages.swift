@@ -169,6 +169,7 @@ extension StoryPages {
     var routes: [Route] {
         [
             Route(method: .get, page: .home, access: .viewers, cached: true, handler: home),
+            Route(method: .get, page: .help, access: .anyone, cached: true, handler: help),
             Route(method: .get, page: .stories(actor: .key), access: .viewers, handler: stories),
             Route(method: .get, page: .story(did: .key, rkey: .key), access: .viewers, cached: true, handler: story),
             Route(method: .get, page: .profile(actor: .key), access: .viewers, cached: true, handler: profile),

@@ -14,4 +14,5 @@ struct SitePaths: Encodable, Sendable {
     var admin = SiteURL.admin.path
     var adminReports = SiteURL.adminReports.path
     var invite = SiteURL.invite.path
+    var help = SiteURL.help.path
 }

@@ -94,6 +94,8 @@ public enum SiteURL: Sendable, Equatable {
     case sharedPhoto(token: String)
     /// The shared story's link preview (Open Graph image), through its link.
     case sharedPreview(token: String)
+    /// How stories work on this server, for anyone: who sees them, how long they last, how to join.
+    case help
 
     /// One piece of a path: fixed text, or a value the router captures under a name.
     enum Segment: ExpressibleByStringLiteral {
@@ -116,6 +118,7 @@ public enum SiteURL: Sendable, Equatable {
         case .createProgress: ["create", "progress"]
         case .placesData: ["api", "places"]
         case .manifest: ["manifest.webmanifest"]
+        case .help: ["help"]
         case .share: ["share"]
         case .healthz: ["healthz"]
         case .readyz: ["readyz"]

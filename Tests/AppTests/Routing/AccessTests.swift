@@ -18,14 +18,14 @@ import Testing
         return try FrontHarness(settings: settings)
     }
 
-    @Test("every front route says who may reach it, and only sign-in, first-run, invitation, health and protocol routes are for anyone")
+    @Test("every front route says who may reach it, and only sign-in, first-run, invitation, health, protocol and help routes are for anyone")
     func everyRouteSays() throws {
         let front = try Self.front(.household)
         let open = Set(front.front.routes.filter { $0.access == .anyone }.map(\.page.pattern))
         #expect(
             open == [
                 "/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz",
-                "/readyz", "/metrics",
+                "/readyz", "/metrics", "/help",
             ], "\(open.sorted())")
     }
 
@@ -124,6 +124,7 @@ import Testing
         #expect(
             open.subtracting([
                 "/login", "/logout", "/auth/callback", "/oauth-client-metadata.json", "/manifest.webmanifest", "/healthz", "/readyz", "/metrics",
+                "/help",
             ])
                 == ["/welcome", "/join/:token", "/kiosk/pair/:token", "/s/:token", "/s/:token/photo.jpg", "/s/:token/preview.jpg"],
             "a household's own open routes are its first run, its invitations, pairing links and share links: \(open.sorted())")

@@ -18,7 +18,7 @@ import Testing
         .mute(actor: "did:plc:abc"), .block(actor: "did:plc:abc"), .muted, .activity, .activitySeen, .adminReports, .admin, .memories(years: 2),
         .kioskSettings, .kioskQR, .storyQR(did: "did:plc:abc", rkey: "3kxyz"), .screenPairings, .screenPairing(token: "t/k"),
         .screenPairingQR(token: "t/k"), .storyShares(did: "did:plc:abc", rkey: "3kxyz"), .sharedStory(token: "t/k"),
-        .sharedPhoto(token: "t/k"), .sharedPreview(token: "t/k"),
+        .sharedPhoto(token: "t/k"), .sharedPreview(token: "t/k"), .help,
     ]
 
     @Test("the examples hold every case: a new case fails to compile here until it is listed")
@@ -30,7 +30,7 @@ import Testing
                 .login, .logout, .authCallback, .clientMetadata, .deleteStory, .storiesData, .seen, .kiosk, .kioskData, .welcome, .invite,
                 .join, .favorite, .comments, .deleteComment, .commentsData, .storyPreview, .storyBlurred, .report, .mute, .block, .muted,
                 .activity, .activitySeen, .adminReports, .admin, .memories, .kioskSettings, .kioskQR, .storyQR, .screenPairings, .screenPairing,
-                .screenPairingQR, .storyShares, .sharedStory, .sharedPhoto, .sharedPreview:
+                .screenPairingQR, .storyShares, .sharedStory, .sharedPhoto, .sharedPreview, .help:
                 return Set(Self.examples.map(\.pattern)).contains(url.pattern)
             }
         }
@@ -78,7 +78,7 @@ import Testing
     func sitePaths() throws {
         let site = try JSONDecoder().decode([String: String].self, from: JSONEncoder().encode(SitePaths()))
         #expect(site["admin"] == SiteURL.admin.path && site["adminReports"] == "/admin/reports" && site["home"] == "/")
-        #expect(site.count == 13)
+        #expect(site.count == 14)
     }
 
     @Test("a next or from value stays on this site: TAB, CR, LF, spaces, backslashes and a second slash are refused")
