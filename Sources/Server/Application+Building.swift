@@ -181,7 +181,7 @@ extension Application {
             dependencies.photos = EmbeddedPhotos(backend: backend)
             dependencies.descriptions = EmbeddedDescriptions(store: backend.store)
             dependencies.markViewed = { [store = backend.store] stories, viewer in
-                try store.markViewed(stories.map(\.description), by: viewer, now: clock())
+                try store.privateState.markViewed(stories.map(\.description), by: viewer, now: clock())
             }
         }
         return try Front(dependencies)

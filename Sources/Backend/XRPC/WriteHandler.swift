@@ -75,7 +75,7 @@ extension EmbeddedBackend {
     /// Refuses a guest's write outside ``guestCollections`` (and, with a nil collection, any upload): guests watch,
     /// favourite and comment; only members post.
     func checkGuest(_ did: DID, writing collection: String?) throws {
-        guard try store.role(of: did.rawValue) == .guest else { return }
+        guard try store.accounts.role(of: did.rawValue) == .guest else { return }
         if let collection, Self.guestCollections.contains(collection) { return }
         throw BackendError(
             .forbidden, status: .forbidden, error: "Forbidden",
@@ -110,7 +110,7 @@ extension EmbeddedBackend {
         try checkBlobOwnership(record, did: did)
         try checkSocialRules(record, collection: input.collection, did: did)
         let rkey = input.collection == ProfileRecord.collection ? (input.rkey ?? "self") : input.rkey
-        let exists = try rkey.map { try store.record(ATURI(authority: did.rawValue, collection: input.collection, rkey: $0)) != nil } ?? false
+        let exists = try rkey.map { try store.records.record(ATURI(authority: did.rawValue, collection: input.collection, rkey: $0)) != nil } ?? false
         try Procedure.checkRepo(viewer, input.collection, replace && exists ? .update : .create)
         if input.collection == BlockRecord.collection, record["subject"]?.stringValue == did.rawValue {
             throw BackendError.invalidRequest("InvalidRecord: record/subject: you cannot block yourself")
@@ -119,8 +119,8 @@ extension EmbeddedBackend {
         if !replace, let subject = record["subject"]?.stringValue {
             let existing =
                 input.collection == FavoriteRecord.collection
-                ? try store.favorite(by: did, of: subject)
-                : input.collection == BlockRecord.collection ? try store.block(by: did, of: subject) : nil
+                ? try store.social.favorite(by: did, of: subject)
+                : input.collection == BlockRecord.collection ? try store.social.block(by: did, of: subject) : nil
             if let existing { return XRPC.json(WriteOutput(uri: existing.uri, cid: existing.cid)) }
         }
         var value = record
@@ -129,7 +129,7 @@ extension EmbeddedBackend {
             value = .object(fields)
         }
         do {
-            let (output, unowned) = try store.writeRecord(
+            let (output, unowned) = try store.records.writeRecord(
                 did: did, collection: input.collection, rkey: rkey, value: value, replace: replace, now: clock())
             await removeBlobFiles(unowned)
             return XRPC.json(output)
@@ -161,7 +161,7 @@ extension EmbeddedBackend {
         }
         for (path, blob) in blobs {
             guard let cid = blob?["ref"]?["$link"]?.stringValue else { continue }
-            guard try store.blobMimeType(did: did.rawValue, cid: cid) != nil else {
+            guard try store.blobs.blobMimeType(did: did.rawValue, cid: cid) != nil else {
                 throw BackendError.invalidRequest("InvalidRecord: \(path): blob \(cid) was not uploaded by this account")
             }
         }
@@ -175,7 +175,7 @@ extension EmbeddedBackend {
             throw BackendError.invalidRequest("InvalidRequest: rkey is required")
         }
         try Procedure.checkRepo(viewer, input.collection, .delete)
-        let (_, unowned) = try store.removeRecord(did: viewer.did, collection: input.collection, rkey: rkey)
+        let (_, unowned) = try store.records.removeRecord(did: viewer.did, collection: input.collection, rkey: rkey)
         await removeBlobFiles(unowned)
         return XRPC.json([String: String]())
     }

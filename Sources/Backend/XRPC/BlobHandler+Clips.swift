@@ -41,7 +41,7 @@ extension EmbeddedBackend {
         }
         return try await storeBlob(
             viewer: viewer, size: identity.size, cid: { identity.cid },
-            recorded: { store, cid in try store.recordClip(cid: cid, durationMs: checked.durationMs) }
+            recorded: { store, cid in try store.blobs.recordClip(cid: cid, durationMs: checked.durationMs) }
         ) { blobs in
             try blobs.store(clipAt: path, identity: identity, poster: checked.poster)
         }

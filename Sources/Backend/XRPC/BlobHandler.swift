@@ -27,7 +27,7 @@ extension EmbeddedBackend {
     /// household keeps to signed-in browsers. Nil when the address is not such an image of ours.
     public func photo(at address: String) throws -> [UInt8]? {
         guard let image = ImagePath(URL(string: address)?.path ?? "") else { return nil }
-        guard DID.isValid(image.did), (try? CID(image.cid)) != nil, try store.servableBlobMimeType(did: image.did, cid: image.cid) != nil
+        guard DID.isValid(image.did), (try? CID(image.cid)) != nil, try store.blobs.servableBlobMimeType(did: image.did, cid: image.cid) != nil
         else { return nil }
         return try Array(Data(contentsOf: URL(fileURLWithPath: blobs.path(cid: image.cid, preset: image.preset))))
     }
@@ -46,14 +46,14 @@ extension EmbeddedBackend {
     /// finds one is a well-formed one.
     public func immediateImage(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let image = ImagePath(request.path),
-            let mimeType = store.knownServableBlobMimeType(did: image.did, cid: image.cid)
+            let mimeType = store.blobs.knownServableBlobMimeType(did: image.did, cid: image.cid)
         else { return nil }
         return imageResponse(cid: image.cid, preset: image.preset, mimeType: mimeType, request: request)
     }
 
     private func blobResponse(did: String, cid: String, preset: BlobStore.Preset, request: Request) throws -> Response {
         // Parse before touching the filesystem: only well-formed CIDs ever become paths.
-        guard DID.isValid(did), (try? CID(cid)) != nil, let mimeType = try store.servableBlobMimeType(did: did, cid: cid) else {
+        guard DID.isValid(did), (try? CID(cid)) != nil, let mimeType = try store.blobs.servableBlobMimeType(did: did, cid: cid) else {
             return XRPC.error(.notFound, "Blob not found")
         }
         return imageResponse(cid: cid, preset: preset, mimeType: mimeType, request: request)
@@ -115,7 +115,7 @@ extension EmbeddedBackend {
             stored = try await blobQueue.run {
                 try Self.checkQuota(store, viewer, adding: size, cid: cid)
                 let blob = try write(blobs)
-                try store.recordBlob(did: viewer, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
+                try store.blobs.recordBlob(did: viewer, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
                 try recorded(store, blob.cid)
                 return blob
             }
@@ -156,9 +156,9 @@ extension EmbeddedBackend {
         do {
             try await blobQueue.run(mandatory: true) {
                 try BackupLock.unlessBackingUp(dataDirectory: data) {
-                    let unowned = try cids.filter { try store.blobOwnerCount($0) == 0 }
+                    let unowned = try cids.filter { try store.blobs.blobOwnerCount($0) == 0 }
                     for cid in unowned { blobs.remove(cid: cid) }
-                    try store.forgetClips(unowned)
+                    try store.blobs.forgetClips(unowned)
                 }
             }
         } catch {
@@ -183,9 +183,9 @@ extension EmbeddedBackend {
     /// Refuses a blob of `size` bytes when `did` has a quota it would exceed; a blob it already owns costs nothing
     /// again.
     static func checkQuota(_ store: BackendStore, _ did: DID, adding size: Int, cid: () throws -> String) throws {
-        let (used, quota) = try store.storage(of: did)
+        let (used, quota) = try store.members.storage(of: did)
         guard let quota, used + size > quota else { return }
-        guard try !store.ownsBlob(did: did, cid: try cid()) else { return }
+        guard try !store.blobs.ownsBlob(did: did, cid: try cid()) else { return }
         throw QuotaExceeded(quota: quota, used: used)
     }
 }

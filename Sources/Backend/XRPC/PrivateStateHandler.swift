@@ -14,25 +14,25 @@ extension EmbeddedBackend {
                 throw BackendError.invalidRequest("actor must be a DID")
             }
             if procedure == .unmuteActor {
-                try store.unmute(actor, by: viewer)
+                try store.privateState.unmute(actor, by: viewer)
             } else {
                 guard actor != viewer.rawValue else { throw BackendError.plain("Cannot mute yourself") }
                 do {
-                    try store.mute(actor, by: viewer, now: clock())
-                } catch let error as BackendStore.PreferenceError {
+                    try store.privateState.mute(actor, by: viewer, now: clock())
+                } catch let error as PrivateStateStore.PreferenceError {
                     throw BackendError(.limitReached, status: .badRequest, error: error.description)
                 }
             }
             return XRPC.json([String: String]())
         case .markStoriesViewed:
-            try store.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
+            try store.privateState.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
             return XRPC.json([String: String]())
         case .putPreference:
             guard case .string(let key)? = input["key"], !key.isEmpty else { throw BackendError.invalidRequest("Missing or invalid key") }
             guard let value = input["value"] else { throw BackendError.invalidRequest("Missing value") }
             do {
-                try store.putPreference(key, value: value, for: viewer, now: clock())
-            } catch let error as BackendStore.PreferenceError {
+                try store.privateState.putPreference(key, value: value, for: viewer, now: clock())
+            } catch let error as PrivateStateStore.PreferenceError {
                 throw BackendError(.limitReached, status: .badRequest, error: error.description)
             }
             return XRPC.json(["success": true])
@@ -72,8 +72,8 @@ extension EmbeddedBackend {
         switch input["reason"] {
         case .string(let text)?:
             // JavaScript's length counts UTF-16 code units.
-            guard text.utf16.count <= BackendStore.maxReportReason else {
-                throw BackendError.invalidRequest("Reason must be \(BackendStore.maxReportReason) characters or less")
+            guard text.utf16.count <= ModerationStore.maxReportReason else {
+                throw BackendError.invalidRequest("Reason must be \(ModerationStore.maxReportReason) characters or less")
             }
             reason = text.isEmpty ? nil : text
         case nil, .null?: reason = nil
@@ -94,8 +94,9 @@ extension EmbeddedBackend {
         let now = clock()
         let id: Int
         do {
-            id = try store.createReport(subjectURI: uri, subjectDID: did, subjectCID: cid, label: label, reason: reason, by: viewer, now: now)
-        } catch let error as BackendStore.ReportError {
+            id = try store.moderation.createReport(
+                subjectURI: uri, subjectDID: did, subjectCID: cid, label: label, reason: reason, by: viewer, now: now)
+        } catch let error as ModerationStore.ReportError {
             throw BackendError(.limitReached, status: .tooManyRequests, error: error.description)
         }
         return ReportOutput(id: id, subject: subject, label: label, reason: reason, reportedBy: viewer.rawValue, createdAt: now.iso8601)
