@@ -1,8 +1,6 @@
 public import ATProto
-import Backups
 import Foundation
 import Logging
-import Workers
 
 /// Housekeeping without a timer of its own: the composition root calls ``EmbeddedBackend/collectGarbage()`` every
 /// few minutes (and tests call it with a moved clock).
@@ -28,20 +26,8 @@ extension EmbeddedBackend {
         var report = GarbageReport()
         let (rows, _) = try store.blobs.collectUnreferencedBlobs(uploadedBefore: now.adding(seconds: -Self.orphanBlobGrace))
         report.orphanUploads = rows
-        let (blobs, store, data) = (blobs, store, dataDirectory)
-        // On the blob queue, so no upload is between writing its files and recording its row; not while a backup
-        // runs (it links the files its snapshot names), when the next collection does it.
-        report.filesRemoved = try await blobQueue.run(mandatory: true) {
-            try BackupLock.unlessBackingUp(dataDirectory: data) {
-                let owned = try store.blobs.ownedBlobCIDs()
-                var removed = 0
-                for cid in blobs.storedCIDs() where !owned.contains(cid) {
-                    blobs.remove(cid: cid)
-                    removed += 1
-                }
-                return removed
-            } ?? 0
-        }
+        // After the rows, so the files of uploads just collected go too.
+        report.filesRemoved = try await files.removeUnownedFiles()
         report.viewsPruned = try store.privateState.pruneViews(now: now)
         try store.screens.prunePairings(now: now)
         try store.shares.pruneShares(now: now)
@@ -58,7 +44,7 @@ extension EmbeddedBackend {
         var removed: [DID] = []
         for did in try store.members.dueRemovals(now: clock()) {
             guard let unowned = try store.members.purgeScheduled(did) else { continue }
-            await removeBlobFiles(unowned)
+            await files.removeBlobFiles(unowned)
             log.info("removed member \(did) and their records, as scheduled")
             removed.append(did)
         }

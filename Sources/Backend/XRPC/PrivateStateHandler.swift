@@ -5,8 +5,19 @@ import Lexicon
 
 /// Procedures on the viewer's private state in the appview: reports, mutes, seen marks, preferences. Checks and
 /// error strings follow hatk's and Grain's handlers.
-extension EmbeddedBackend {
-    func accountProcedure(_ procedure: Procedure, _ input: [String: JSONValue], viewer: DID) throws -> Response {
+final class PrivateStateHandler: Sendable {
+    let privateState: PrivateStateStore
+    let moderation: ModerationStore
+    let clock: @Sendable () -> UTCTime
+
+    init(store: BackendStore, clock: @escaping @Sendable () -> UTCTime) {
+        privateState = store.privateState
+        moderation = store.moderation
+        self.clock = clock
+    }
+
+    /// One of the procedures whose scope is ``Procedure/Scope/account``, its JSON input already decoded.
+    func handle(_ procedure: Procedure, _ input: [String: JSONValue], viewer: DID) throws -> Response {
         switch procedure {
         case .createReport: return XRPC.json(try createReport(input, viewer: viewer))
         case .muteActor, .unmuteActor:
@@ -14,24 +25,24 @@ extension EmbeddedBackend {
                 throw BackendError.invalidRequest("actor must be a DID")
             }
             if procedure == .unmuteActor {
-                try store.privateState.unmute(actor, by: viewer)
+                try privateState.unmute(actor, by: viewer)
             } else {
                 guard actor != viewer.rawValue else { throw BackendError.plain("Cannot mute yourself") }
                 do {
-                    try store.privateState.mute(actor, by: viewer, now: clock())
+                    try privateState.mute(actor, by: viewer, now: clock())
                 } catch let error as PrivateStateStore.PreferenceError {
                     throw BackendError(.limitReached, status: .badRequest, error: error.description)
                 }
             }
             return XRPC.json([String: String]())
         case .markStoriesViewed:
-            try store.privateState.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
+            try privateState.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
             return XRPC.json([String: String]())
         case .putPreference:
             guard case .string(let key)? = input["key"], !key.isEmpty else { throw BackendError.invalidRequest("Missing or invalid key") }
             guard let value = input["value"] else { throw BackendError.invalidRequest("Missing value") }
             do {
-                try store.privateState.putPreference(key, value: value, for: viewer, now: clock())
+                try privateState.putPreference(key, value: value, for: viewer, now: clock())
             } catch let error as PrivateStateStore.PreferenceError {
                 throw BackendError(.limitReached, status: .badRequest, error: error.description)
             }
@@ -94,7 +105,7 @@ extension EmbeddedBackend {
         let now = clock()
         let id: Int
         do {
-            id = try store.moderation.createReport(
+            id = try moderation.createReport(
                 subjectURI: uri, subjectDID: did, subjectCID: cid, label: label, reason: reason, by: viewer, now: now)
         } catch let error as ModerationStore.ReportError {
             throw BackendError(.limitReached, status: .tooManyRequests, error: error.description)
