@@ -1,8 +1,6 @@
 public import ATProto
-import Backups
 import Foundation
 import Logging
-import Workers
 
 /// Housekeeping without a timer of its own: the composition root calls ``EmbeddedBackend/collectGarbage()`` every
 /// few minutes (and tests call it with a moved clock).
@@ -16,7 +14,7 @@ extension EmbeddedBackend {
         public var orphanUploads = 0
         /// Blobs whose files were deleted (no account owns them any more).
         public var filesRemoved = 0
-        /// Seen marks of stories past ``BackendStore/viewRetention``.
+        /// Seen marks of stories past ``PrivateStateStore/viewRetention``.
         public var viewsPruned = 0
     }
 
@@ -26,25 +24,13 @@ extension EmbeddedBackend {
     public func collectGarbage() async throws -> GarbageReport {
         let now = clock()
         var report = GarbageReport()
-        let (rows, _) = try store.collectUnreferencedBlobs(uploadedBefore: now.adding(seconds: -Self.orphanBlobGrace))
+        let (rows, _) = try store.blobs.collectUnreferencedBlobs(uploadedBefore: now.adding(seconds: -Self.orphanBlobGrace))
         report.orphanUploads = rows
-        let (blobs, store, data) = (blobs, store, dataDirectory)
-        // On the blob queue, so no upload is between writing its files and recording its row; not while a backup
-        // runs (it links the files its snapshot names), when the next collection does it.
-        report.filesRemoved = try await blobQueue.run(mandatory: true) {
-            try BackupLock.unlessBackingUp(dataDirectory: data) {
-                let owned = try store.ownedBlobCIDs()
-                var removed = 0
-                for cid in blobs.storedCIDs() where !owned.contains(cid) {
-                    blobs.remove(cid: cid)
-                    removed += 1
-                }
-                return removed
-            } ?? 0
-        }
-        report.viewsPruned = try store.pruneViews(now: now)
-        try store.prunePairings(now: now)
-        try store.pruneShares(now: now)
+        // After the rows, so the files of uploads just collected go too.
+        report.filesRemoved = try await files.removeUnownedFiles()
+        report.viewsPruned = try store.privateState.pruneViews(now: now)
+        try store.screens.prunePairings(now: now)
+        try store.shares.pruneShares(now: now)
         return report
     }
 }
@@ -56,9 +42,9 @@ extension EmbeddedBackend {
     @discardableResult
     public func removeDueMembers() async throws -> [DID] {
         var removed: [DID] = []
-        for did in try store.dueRemovals(now: clock()) {
-            guard let unowned = try store.purgeScheduled(did) else { continue }
-            await removeBlobFiles(unowned)
+        for did in try store.members.dueRemovals(now: clock()) {
+            guard let unowned = try store.members.purgeScheduled(did) else { continue }
+            await files.removeBlobFiles(unowned)
             log.info("removed member \(did) and their records, as scheduled")
             removed.append(did)
         }

@@ -3,7 +3,6 @@ import Foundation
 public import HTTPServer
 import Lexicon
 public import Video
-import Workers
 
 /// The hatk-compatible backend that runs inside grain-stories by default: XRPC reads and writes, blobs and
 /// household accounts on SQLite and the data directory. Browsers and remote clients reach it over HTTP; the
@@ -13,18 +12,14 @@ public final class EmbeddedBackend: Sendable {
     public let blobs: BlobStore
     /// Where `backend.sqlite` and `blobs/` live (and the lock backups hold, see `BackupLock`).
     public let dataDirectory: String
-    /// Blob stores one at a time off the shared pool (decoding for the variants, three fsyncs); 32 may wait.
-    let blobQueue = WorkerPool(label: "blob-writes", workers: 1, queueLimit: 31)
     let clock: @Sendable () -> UTCTime
-    /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
-    let origin: @Sendable (Request) -> String?
-    /// Who a request acts for; nil makes every request anonymous.
+    /// Who a procedure acts for; nil makes every request anonymous (and every write a 401).
     let authenticator: (any ViewerAuthenticator)?
-    /// Every XRPC query needs a viewer the authenticator admits (a household whose stories are its own); false lets
-    /// anyone read, as hatk does.
-    let privateReads: Bool
-    /// Checks uploaded clips and makes their posters; nil refuses `video/*` blobs.
-    let clips: ClipProcessor?
+    /// The XRPC handlers by area, each holding only the stores it uses.
+    let reads: QueryHandler
+    let writes: WriteHandler
+    let files: BlobHandler
+    let privateState: PrivateStateHandler
 
     /// - Parameters:
     ///   - dataDirectory: where `backend.sqlite` and `blobs/` live; created when missing.
@@ -43,24 +38,32 @@ public final class EmbeddedBackend: Sendable {
         blobFileSystem: BlobFileSystem = .system, privateReads: Bool = false, clips: ClipProcessor? = nil
     ) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let store = try store ?? BackendStore(path: dataDirectory + "/backend.sqlite")
+        let blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
         self.dataDirectory = dataDirectory
-        self.store = try store ?? BackendStore(path: dataDirectory + "/backend.sqlite")
-        blobs = try BlobStore(directory: dataDirectory, fileSystem: blobFileSystem)
+        self.store = store
+        self.blobs = blobs
         self.clock = clock
-        self.origin = origin
         self.authenticator = authenticator
-        self.privateReads = privateReads
-        self.clips = clips
+        files = BlobHandler(store: store, files: blobs, clock: clock, clips: clips, dataDirectory: dataDirectory)
+        writes = WriteHandler(store: store, files: files, clock: clock)
+        privateState = PrivateStateHandler(store: store, clock: clock)
+        reads = QueryHandler(
+            queries: BackendQueries(store: store, clock: clock), authenticator: authenticator, privateReads: privateReads,
+            origin: origin, files: files)
     }
 
     /// The read queries, for callers in this process (no HTTP, no DPoP): pass the viewer and the image base.
-    public var queries: BackendQueries { BackendQueries(store: store, clock: clock) }
+    public var queries: BackendQueries { reads.queries }
 
-    /// The image base of a request's views: the origin it was sent to, without a trailing slash.
-    func imageBase(for request: Request) -> String {
-        let base = origin(request) ?? ""
-        return base.hasSuffix("/") ? String(base.dropLast()) : base
-    }
+    /// The bytes of an image at one of our `/img/<preset>/<did>/<cid>` addresses (relative, or on any origin), read
+    /// in this process: the front makes link previews from them without asking its own listener, whose photos a
+    /// household keeps to signed-in browsers. Nil when the address is not such an image of ours.
+    public func photo(at address: String) throws -> [UInt8]? { try files.photo(at: address) }
+
+    /// `GET /img/<preset>/<did>/<cid>` answered on the server thread, from memory: nil unless this photo was looked up
+    /// since the backend's last write (the async path then reads the database).
+    public func immediateImage(_ request: Request) -> Response? { files.immediateImage(request) }
 
     /// Adds the backend's paths to a router, each prefix a group whose errors take hatk's `{"error"}` shape:
     /// `/xrpc/…` and `/img/…`.
@@ -68,7 +71,7 @@ public final class EmbeddedBackend: Sendable {
         router.group("/xrpc") { xrpc in
             xrpc.errorResponder = { error, _ in XRPC.error(error) }
             xrpc.on(.get, "/xrpc/:nsid") { [self] request in
-                try await self.query(request)
+                try await self.reads.query(request)
             }
             // Room for the largest blob plus a little: the limit is enforced while the body streams in (in memory),
             // so a write without credentials the authenticator accepts is refused before any of it is read.
@@ -89,7 +92,7 @@ public final class EmbeddedBackend: Sendable {
         router.group("/img") { images in
             images.errorResponder = { error, _ in XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message) }
             images.on(.get, "/img/:preset/:did/:cid") { [self] request in
-                try self.image(request)
+                try self.files.image(request)
             }
         }
     }
@@ -106,43 +109,5 @@ public final class EmbeddedBackend: Sendable {
             }
             return nil
         }
-    }
-}
-
-/// hatk's response conventions: CORS on everything, `{"error": …}` bodies.
-enum XRPC {
-    static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> Response {
-        // Encoding our own Codable views cannot fail; a failure would be a programming error worth a 500.
-        guard let data = try? JSONEncoder.canonical.encode(value) else {
-            return Response.text("Internal Server Error", status: .internalServerError)
-        }
-        var response = Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
-        response.allow(.xrpc)
-        response.headers["Cache-Control"] = "no-store"
-        return response
-    }
-
-    static func error(_ status: HTTPStatus, _ message: String) -> Response {
-        json(XRPCErrorBody(error: message), status: status)
-    }
-
-    /// An error in the atproto form: a machine-readable name and a sentence for people.
-    static func error(_ status: HTTPStatus, error: String, message: String) -> Response {
-        json(XRPCErrorBody(error: error, message: message), status: status)
-    }
-
-    /// An error raised outside a procedure's handler (routing, admission, a body that could not be received).
-    static func error(_ error: HTTPError) -> Response {
-        // A blob's body streams to disk: a full disk refuses it before the handler, and the client should read the
-        // same error as when the blob's own files do not fit.
-        if error.status == .insufficientStorage {
-            return XRPC.error(
-                .insufficientStorage, error: "InsufficientStorage", message: "The server has no room left to receive this upload; nothing was kept")
-        }
-        return XRPC.error(error.status, error.message.isEmpty ? error.status.reasonPhrase : error.message)
-    }
-
-    static func error(_ failure: BackendError) -> Response {
-        json(XRPCErrorBody(error: failure.error, message: failure.message), status: failure.status)
     }
 }

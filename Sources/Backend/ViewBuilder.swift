@@ -15,7 +15,7 @@ struct ViewBuilder: Sendable {
         "\(imageBase)/img/\(preset.rawValue)/\(did)/\(cid)"
     }
 
-    func profileView(did: String, handle: String?, profile: BackendStore.StoredProfile?) -> ProfileView {
+    func profileView(did: String, handle: String?, profile: StoryStore.StoredProfile?) -> ProfileView {
         let handle = handle ?? ""
         return ProfileView(
             cid: profile?.cid ?? "", did: did, handle: handle.isEmpty ? did : handle,
@@ -25,7 +25,7 @@ struct ViewBuilder: Sendable {
 
     /// A storyView. `full` adds what getStories and getStoryArchive set and getStory does not (locationDisplay,
     /// expired, commentCount, the viewer's favourite); the seen mark is on both, as in Grain's d703c32.
-    func storyView(_ row: BackendStore.StoryRow, creator: ProfileView, now: UTCTime, full: Bool) -> StoryView? {
+    func storyView(_ row: StoryStore.StoryRow, creator: ProfileView, now: UTCTime, full: Bool) -> StoryView? {
         let stored = row.record
         guard let mediaCID = stored.value["media"]?["ref"]?["$link"]?.stringValue else { return nil }
         let record = try? stored.value.decode(as: StoryRecord.self)
@@ -60,7 +60,7 @@ struct ViewBuilder: Sendable {
         return view
     }
 
-    func commentView(_ row: BackendStore.CommentRow) -> CommentView {
+    func commentView(_ row: SocialStore.CommentRow) -> CommentView {
         let stored = row.record
         let record = try? stored.value.decode(as: CommentRecord.self)
         var view = CommentView(
@@ -75,7 +75,7 @@ struct ViewBuilder: Sendable {
         return view
     }
 
-    func notification(_ row: BackendStore.NotificationRow) -> NotificationItem {
+    func notification(_ row: SocialStore.NotificationRow) -> NotificationItem {
         let stored = row.record
         let isComment = row.collection == CommentRecord.collection
         var item = NotificationItem(
@@ -92,7 +92,7 @@ struct ViewBuilder: Sendable {
         return item
     }
 
-    func graphItem(_ row: BackendStore.GraphRow) -> GraphItem {
+    func graphItem(_ row: PrivateStateStore.GraphRow) -> GraphItem {
         GraphItem(
             did: row.did, handle: (row.handle?.isEmpty ?? true) ? row.did : row.handle, displayName: row.profile?.record.displayName,
             avatar: row.profile?.record.avatar.map { imageURL(.avatar, did: row.did, cid: $0.cid) }, blockUri: row.blockURI)

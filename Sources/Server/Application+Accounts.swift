@@ -35,7 +35,7 @@ extension Application {
 
     /// The setup code a person needs to create the owner at `/welcome`, while the household has no account.
     public func setupCodeIfNeeded() throws -> String? {
-        guard let backend, try backend.store.accountCount() == 0 else { return nil }
+        guard let backend, try backend.store.accounts.accountCount() == 0 else { return nil }
         return try SetupCode(dataDirectory: configuration.dataDirectory).current()
     }
 

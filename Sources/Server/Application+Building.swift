@@ -194,7 +194,7 @@ extension Application {
         if let backend = upstream.backend {
             front.photos = EmbeddedPhotos(backend: backend)
             front.markViewed = { [store = backend.store] stories, viewer in
-                try store.markViewed(stories.map(\.description), by: viewer, now: clock())
+                try store.privateState.markViewed(stories.map(\.description), by: viewer, now: clock())
             }
         }
         return front

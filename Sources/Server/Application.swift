@@ -234,7 +234,7 @@ public final class Application: Sendable {
         guard fresh || !published else { return [] }
         var seeded: [(handle: String, password: String)] = []
         for handle in fresh ? handles : DemoHousehold.handles(domain: configuration.handleDomain) {
-            guard let account = try backend.store.account(handle) else { continue }
+            guard let account = try backend.store.accounts.account(handle) else { continue }
             if !fresh, await !authServer.isPassword(Self.demoPassword(for: handle), of: account.did) { continue }
             let password = published ? Self.demoPassword(for: handle) : Self.randomPassword()
             try await authServer.setPassword(password, for: account.did)

@@ -24,18 +24,18 @@ struct BackendAccounts: AccountDirectory {
     let store: BackendStore
 
     func account(did: DID) throws -> DirectoryAccount? {
-        try store.account(did.rawValue).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+        try store.accounts.account(did.rawValue).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 
     func account(handle: String) throws -> DirectoryAccount? {
-        try store.account(handle).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+        try store.accounts.account(handle).flatMap { $0.isActive ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 
     func disabledAccount(did: DID) throws -> DirectoryAccount? {
-        try store.account(did.rawValue).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+        try store.accounts.account(did.rawValue).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 
     func disabledAccount(handle: String) throws -> DirectoryAccount? {
-        try store.account(handle).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
+        try store.accounts.account(handle).flatMap { $0.isDisabled ? DirectoryAccount(did: $0.did, handle: $0.handle) : nil }
     }
 }

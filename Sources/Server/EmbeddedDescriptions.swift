@@ -10,6 +10,6 @@ struct EmbeddedDescriptions: StoryDescribing {
     var maxLength: Int { BackendStore.maxDescription }
 
     func describe(story uri: String, by author: String, text: String, caption: Bool) throws {
-        try store.describeStory(try ATURI(uri), by: try DID(author), text: text, caption: caption)
+        try store.stories.describeStory(try ATURI(uri), by: try DID(author), text: text, caption: caption)
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// `MemberAdministration` calls these and then ends the member's browser sessions.
 extension EmbeddedHousehold {
     func members() throws -> [HouseholdMember] {
-        try backend.store.members().map {
+        try backend.store.members.all().map {
             HouseholdMember(
                 did: $0.did, handle: $0.handle, role: HouseholdRole(rawValue: $0.role.rawValue) ?? .guest, status: $0.status,
                 removalDue: $0.removalDue,
@@ -18,37 +18,37 @@ extension EmbeddedHousehold {
     }
 
     func invitations(now: UTCTime) throws -> [HouseholdInvitation] {
-        try backend.store.invitations().map {
+        try backend.store.household.invitations().map {
             HouseholdInvitation(
                 id: $0.id, createdAt: $0.createdAt, expiresAt: $0.expiresAt, state: $0.state(now: now),
                 role: HouseholdRole(rawValue: $0.role.rawValue) ?? .guest)
         }
     }
 
-    func revokeInvitation(id: String, now: UTCTime) throws -> Bool { try backend.store.revokeInvitation(id: id, now: now) }
+    func revokeInvitation(id: String, now: UTCTime) throws -> Bool { try backend.store.household.revokeInvitation(id: id, now: now) }
 
     func administer(_ change: MemberChange, member: String, now: UTCTime) async throws -> MemberChangeResult {
         let store = backend.store
-        let account = try administered(member) { try store.member(member) }.orUnknown(member)
+        let account = try administered(member) { try store.members.member(member) }.orUnknown(member)
         let name = "@" + account.handle
         switch change {
         case .disable:
-            let did = try administered(member) { try store.setDisabled(true, member: account.did, now: now) }
+            let did = try administered(member) { try store.members.setDisabled(true, member: account.did, now: now) }
             try authServer.revokeGrants(for: did)
             return result(account, "\(name) is disabled and signed out everywhere; enable them to let them back in.")
         case .enable, .restore:
-            try administered(member) { try store.setDisabled(false, member: account.did, now: now) }
+            try administered(member) { try store.members.setDisabled(false, member: account.did, now: now) }
             let kept = account.removalDue != nil ? " Their removal is cancelled." : ""
             return result(account, "\(name) can sign in again.\(kept)")
         case .remove:
-            let (did, due) = try administered(member) { try store.scheduleRemoval(of: account.did, now: now) }
+            let (did, due) = try administered(member) { try store.members.scheduleRemoval(of: account.did, now: now) }
             try authServer.revokeGrants(for: did)
             return result(
                 account,
                 "\(name) is signed out and will be deleted, with every story and photo, on \(due.iso8601.prefix(10)). "
                     + "Until then you can keep them.")
         case .quota(let bytes):
-            try administered(member) { try store.setQuota(bytes, member: account.did) }
+            try administered(member) { try store.members.setQuota(bytes, member: account.did) }
             let text = bytes.map { "a storage quota of \($0) bytes" } ?? "no storage quota"
             return result(account, "\(name) now has \(text).")
         case .resetPassword:

@@ -13,16 +13,16 @@ struct EmbeddedHousehold: HouseholdDirectory {
     let handleDomain: String
     let setupCode: SetupCode
 
-    func needsOwner() throws -> Bool { try backend.store.accountCount() == 0 }
+    func needsOwner() throws -> Bool { try backend.store.accounts.accountCount() == 0 }
 
     func isSetupCode(_ code: String) throws -> Bool { try setupCode.matches(code) }
 
     func role(of did: String) throws -> HouseholdRole? {
-        try backend.store.role(of: did).flatMap { HouseholdRole(rawValue: $0.rawValue) }
+        try backend.store.accounts.role(of: did).flatMap { HouseholdRole(rawValue: $0.rawValue) }
     }
 
     func createOwner(_ member: NewMember, now: UTCTime) async throws -> String {
-        let account = try translated { try backend.store.createOwner(handle: handle(for: member.name), now: now) }
+        let account = try translated { try backend.store.household.createOwner(handle: handle(for: member.name), now: now) }
         try await finish(account, member, now: now)
         setupCode.remove()
         return account.handle
@@ -30,15 +30,15 @@ struct EmbeddedHousehold: HouseholdDirectory {
 
     func createInvite(by did: String, role: HouseholdRole, now: UTCTime) throws -> String {
         guard let did = DID.parse(did), let role = AccountRole(rawValue: role.rawValue) else { throw HouseholdError.inviteInvalid }
-        return try backend.store.createInvite(by: did, role: role, now: now)
+        return try backend.store.household.createInvite(by: did, role: role, now: now)
     }
 
     func inviteRole(_ token: String, now: UTCTime) throws -> HouseholdRole? {
-        try backend.store.inviteRole(token, now: now).flatMap { HouseholdRole(rawValue: $0.rawValue) }
+        try backend.store.household.inviteRole(token, now: now).flatMap { HouseholdRole(rawValue: $0.rawValue) }
     }
 
     func acceptInvite(_ token: String, member: NewMember, now: UTCTime) async throws -> String {
-        let account = try translated { try backend.store.acceptInvite(token, handle: handle(for: member.name), now: now) }
+        let account = try translated { try backend.store.household.acceptInvite(token, handle: handle(for: member.name), now: now) }
         try await finish(account, member, now: now)
         return account.handle
     }
@@ -46,7 +46,7 @@ struct EmbeddedHousehold: HouseholdDirectory {
     /// Adds an account from the command line (`users add`): the first one becomes the owner.
     func add(_ member: NewMember, now: UTCTime) async throws -> String {
         if try needsOwner() { return try await createOwner(member, now: now) }
-        let account = try translated { try backend.store.createAccount(handle: handle(for: member.name), now: now) }
+        let account = try translated { try backend.store.accounts.createAccount(handle: handle(for: member.name), now: now) }
         try await finish(account, member, now: now)
         return account.handle
     }
@@ -57,7 +57,7 @@ struct EmbeddedHousehold: HouseholdDirectory {
     func finish(_ account: Account, _ member: NewMember, now: UTCTime) async throws {
         let trimmed = member.displayName.trimmingCharacters(in: .whitespaces)
         let profile = ProfileRecord(displayName: trimmed.isEmpty ? nil : String(trimmed.prefix(64)), createdAt: now.iso8601)
-        try backend.store.putRecord(
+        try backend.store.records.putRecord(
             did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile), now: now)
         try await authServer.setPassword(member.password, for: account.did)
     }

@@ -7,7 +7,7 @@ struct EmbeddedModeration: Moderation {
     let store: BackendStore
 
     func openReports(by owner: String) throws -> [ReportEntry] {
-        try owned { try store.reports(by: try did(owner)) }.map {
+        try owned { try store.moderation.reports(by: try did(owner)) }.map {
             ReportEntry(
                 id: $0.id, subject: $0.subjectURI, subjectDID: $0.subjectDID, label: $0.label, reason: $0.reason, reportedBy: $0.reportedBy,
                 createdAt: $0.createdAt)
@@ -15,11 +15,11 @@ struct EmbeddedModeration: Moderation {
     }
 
     func hide(_ uri: ATURI, by owner: String, now: UTCTime) throws {
-        try owned { try store.hideRecord(uri, by: try did(owner), now: now) }
+        try owned { try store.moderation.hideRecord(uri, by: try did(owner), now: now) }
     }
 
     func dismiss(report id: Int, by owner: String, now: UTCTime) throws {
-        try owned { try store.dismissReport(id, by: try did(owner), now: now) }
+        try owned { try store.moderation.dismissReport(id, by: try did(owner), now: now) }
     }
 
     /// The store's "not the owner" in the front's words.

@@ -46,7 +46,7 @@ struct BlobDiskFullTests {
         #expect(json?["error"]?.stringValue == "InsufficientStorage")
         #expect(json?["message"]?.stringValue?.contains("no room") == true)
         #expect(try Self.leftovers(f, cid: cid) == [])
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == nil)
     }
 
     @Test("a disk already full refuses the first variant the same way")
@@ -64,7 +64,7 @@ struct BlobDiskFullTests {
         #expect(status == 507)
         #expect(json?["error"]?.stringValue == "InsufficientStorage")
         #expect(try Self.leftovers(f, cid: cid) == [])
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == nil)
     }
 
     @Test("once space is freed the same upload succeeds")
@@ -87,7 +87,7 @@ struct BlobDiskFullTests {
         // validate
         #expect(status == 200)
         #expect(json?["blob"]?["ref"]?["$link"]?.stringValue == cid)
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == "image/jpeg")
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == "image/jpeg")
         for preset in BlobStore.Preset.ofPhotos {
             #expect(FileManager.default.fileExists(atPath: f.backend.blobs.path(cid: cid, preset: preset)))
         }

@@ -7,7 +7,7 @@ import Testing
 
 struct BlobLifecycleTests {
     func media(_ f: BackendFixture, _ uri: ATURI) throws -> String {
-        try #require(try f.backend.store.record(uri)?.value["media"]?["ref"]?["$link"]?.stringValue)
+        try #require(try f.backend.store.records.record(uri)?.value["media"]?["ref"]?["$link"]?.stringValue)
     }
 
     func filesExist(_ f: BackendFixture, _ cid: String) -> [Bool] {
@@ -22,7 +22,7 @@ struct BlobLifecycleTests {
         let cid = try media(f, story)
         #expect(filesExist(f, cid) == [true, true, true])
         #expect(await f.delete(story, as: maya) == 200)
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == nil)
         #expect(filesExist(f, cid) == [false, false, false])
         #expect(await f.get("/img/feed_thumbnail/\(maya.rawValue)/\(cid)").status == 404)
     }
@@ -35,17 +35,17 @@ struct BlobLifecycleTests {
         let story = try f.story(by: maya, hoursAgo: 1)
         let cid = try media(f, story)
         // A second story of maya's with the same photo.
-        let again = try f.backend.store.putRecord(
-            did: maya, collection: StoryRecord.collection, value: try #require(try f.backend.store.record(story)).value, now: f.clock.now)
+        let again = try f.backend.store.records.putRecord(
+            did: maya, collection: StoryRecord.collection, value: try #require(try f.backend.store.records.record(story)).value, now: f.clock.now)
         // Jonas uploads the same bytes: one set of files, two owners.
-        try f.backend.store.recordBlob(did: jonas, cid: cid, mimeType: "image/jpeg", size: 1, now: f.clock.now)
-        let second = try f.backend.store.putRecord(
-            did: jonas, collection: StoryRecord.collection, value: try #require(try f.backend.store.record(story)).value, now: f.clock.now)
+        try f.backend.store.blobs.recordBlob(did: jonas, cid: cid, mimeType: "image/jpeg", size: 1, now: f.clock.now)
+        let second = try f.backend.store.records.putRecord(
+            did: jonas, collection: StoryRecord.collection, value: try #require(try f.backend.store.records.record(story)).value, now: f.clock.now)
 
         #expect(await f.delete(story, as: maya) == 200)
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == "image/jpeg", "her other story still uses it")
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == "image/jpeg", "her other story still uses it")
         #expect(await f.delete(try ATURI(again.uri), as: maya) == 200)
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == nil)
         #expect(filesExist(f, cid) == [true, true, true], "jonas owns the same bytes")
         #expect(await f.delete(try ATURI(second.uri), as: jonas) == 200)
         #expect(filesExist(f, cid) == [false, false, false])
@@ -72,9 +72,9 @@ struct BlobLifecycleTests {
         let new = try await upload(2)
         #expect(await put(new) == 200)
         let oldCID = try #require(old["ref"]?["$link"]?.stringValue)
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: oldCID) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: oldCID) == nil)
         #expect(filesExist(f, oldCID) == [false, false, false])
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: try #require(new["ref"]?["$link"]?.stringValue)) != nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: try #require(new["ref"]?["$link"]?.stringValue)) != nil)
     }
 
     @Test("an upload no record references is collected once an hour has passed, not before")
@@ -95,7 +95,7 @@ struct BlobLifecycleTests {
         #expect(report.orphanUploads == 1)
         #expect(report.filesRemoved == 1)
         #expect(filesExist(f, cid) == [false, false, false])
-        #expect(try f.backend.store.blobMimeType(did: maya.rawValue, cid: cid) == nil)
+        #expect(try f.backend.store.blobs.blobMimeType(did: maya.rawValue, cid: cid) == nil)
         #expect(filesExist(f, try media(f, kept)) == [true, true, true], "referenced blobs stay however old")
     }
 

@@ -35,7 +35,7 @@ struct BlobTests {
         let f = try BackendFixture()
         let maya = try f.account("maya")
         let uri = try f.story(by: maya, hoursAgo: 1)
-        let stored = try #require(try f.backend.store.record(uri))
+        let stored = try #require(try f.backend.store.records.record(uri))
         let cid = try #require(stored.value["media"]?["ref"]?["$link"]?.stringValue)
         for preset in BlobStore.Preset.ofPhotos {
             let (status, _, response) = await f.get("/img/\(preset.rawValue)/\(maya.rawValue)/\(cid)")

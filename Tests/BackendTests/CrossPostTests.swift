@@ -65,7 +65,7 @@ struct CrossPostTests {
             "dev.hatk.putRecord", as: maya,
             json: .object(["collection": .string(CrossPost.collection), "rkey": .string("3jzfcijpj2z2a"), "record": record]))
         #expect(put.status == 400)
-        #expect(try f.backend.store.records(of: maya.rawValue, collection: CrossPost.collection).isEmpty)
+        #expect(try f.backend.store.records.records(of: maya.rawValue, collection: CrossPost.collection).isEmpty)
         let story = StoryRecord(media: blob, aspectRatio: AspectRatio(width: 40, height: 30), createdAt: f.clock.now.iso8601)
         #expect(await f.create(StoryRecord.collection, try JSONValue(encoding: story), as: maya).status == 200)
     }

@@ -21,8 +21,8 @@ struct DemoHouseholdTests {
         let handles = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         #expect(handles.count == 3)
         // The first member owns the household, so the owner's pages can be tried on first run.
-        #expect(try f.backend.store.members().filter(\.isOwner).map(\.handle) == [handles[0]])
-        #expect(try f.backend.store.isOwner(try #require(try f.backend.store.account(handles[0])).did.rawValue))
+        #expect(try f.backend.store.members.all().filter(\.isOwner).map(\.handle) == [handles[0]])
+        #expect(try f.backend.store.accounts.isOwner(try #require(try f.backend.store.accounts.account(handles[0])).did.rawValue))
         let authors = try #require(try await f.xrpc("social.grain.unspecced.getStoryAuthors").json?.decode(as: StoryAuthorsOutput.self)).authors
         #expect(authors.count == 3)
         var ratios = Set<String>()
@@ -53,7 +53,7 @@ struct DemoHouseholdTests {
     func oldStoryHidden() async throws {
         let f = try BackendFixture()
         try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
-        let jonas = try #require(try f.backend.store.account("jonas.home.test"))
+        let jonas = try #require(try f.backend.store.accounts.account("jonas.home.test"))
         let archive = try #require(
             try await f.xrpc("social.grain.unspecced.getStoryArchive", "actor=\(encode(jonas.did.rawValue))").json?.decode(as: StoriesOutput.self)
         ).stories
@@ -70,7 +70,7 @@ struct DemoHouseholdTests {
         try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         let again = try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
         #expect(again.isEmpty)
-        #expect(try f.backend.store.accountCount() == 3)
+        #expect(try f.backend.store.accounts.accountCount() == 3)
     }
 }
 

@@ -40,7 +40,7 @@ struct FavoriteTests {
         let first = try await f.favorite(story, by: maya)
         let second = try await f.favorite(story, by: maya)
         #expect(first == second)
-        #expect(try f.backend.store.records(of: maya.rawValue, collection: FavoriteRecord.collection).count == 1)
+        #expect(try f.backend.store.records.records(of: maya.rawValue, collection: FavoriteRecord.collection).count == 1)
     }
 
     @Test("a favourite without a valid AT-URI subject or createdAt is refused with InvalidRecord")

@@ -49,16 +49,16 @@ struct InProcessQueryTests {
     func noOrigin() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)").path
         let backend = try EmbeddedBackend(dataDirectory: directory)
-        let maya = try backend.store.createAccount(handle: "maya.home.test", now: .now).did
+        let maya = try backend.store.accounts.createAccount(handle: "maya.home.test", now: .now).did
         var router = Router()
         backend.register(on: &router)
         let jpeg = try BackendFixture.jpeg(width: 10, height: 10)
         let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
-        try backend.store.recordBlob(did: maya, cid: blob.cid, mimeType: "image/jpeg", size: blob.size, now: .now)
+        try backend.store.blobs.recordBlob(did: maya, cid: blob.cid, mimeType: "image/jpeg", size: blob.size, now: .now)
         let record = StoryRecord(
             media: BlobRef(cid: blob.cid, mimeType: "image/jpeg", size: blob.size), aspectRatio: AspectRatio(width: 1, height: 1),
             createdAt: UTCTime.now.iso8601)
-        try backend.store.putRecord(did: maya, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: .now)
+        try backend.store.records.putRecord(did: maya, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: .now)
         let response = await router.respond(
             to: Request(method: .get, path: "/xrpc/social.grain.unspecced.getStories", query: "actor=\(encode(maya.rawValue))"))
         guard case .bytes(let bytes) = response.body else { Issue.record("no body"); return }

@@ -12,7 +12,7 @@ struct LexiconConformanceTests {
         let lexicons = try LexiconValidator()
         let f = try BackendFixture()
         try DemoHousehold.seed(into: f.backend, photos: demoPhotos, handleDomain: "home.test", now: f.clock.now)
-        let maya = try #require(try f.backend.store.account("maya.home.test")).did
+        let maya = try #require(try f.backend.store.accounts.account("maya.home.test")).did
         let labelled = try f.story(by: maya, hoursAgo: 0.1, labels: ["nudity"])
         let did = encode(maya.rawValue)
         let calls: [(String, String)] = [
@@ -42,7 +42,7 @@ struct LexiconConformanceTests {
         let ines = try f.account("ines")
         let ola = try f.account("ola")
         let story = try f.story(by: maya, hoursAgo: 1, labels: ["nudity"])
-        let storyCID = try #require(try f.backend.store.record(story)).cid
+        let storyCID = try #require(try f.backend.store.records.record(story)).cid
         _ = try await f.favorite(story, by: jonas)
         _ = try await f.favorite(story, by: ola)
         _ = try await f.comment("from ola", on: story, by: ola, minutesAgo: 3)
@@ -138,11 +138,11 @@ struct LexiconConformanceTests {
             #expect(deleted == 200, "deleteRecord \(collection)")
             let deleteOutput = try #require(deleteJSON, "deleteRecord \(collection) returned no JSON")
             #expect(lexicons.validateOutput(deleteOutput, of: "dev.hatk.deleteRecord").isEmpty, "deleteRecord \(collection)")
-            #expect(try f.backend.store.record(uri) == nil, "\(collection) was deleted")
+            #expect(try f.backend.store.records.record(uri) == nil, "\(collection) was deleted")
         }
 
         for collection in [FavoriteRecord.collection, CommentRecord.collection, BlockRecord.collection] {
-            for stored in try f.backend.store.records(
+            for stored in try f.backend.store.records.records(
                 of: collection == FavoriteRecord.collection ? jonas.rawValue : maya.rawValue, collection: collection)
             {
                 let problems = lexicons.validateRecord(stored.value, of: collection)

@@ -28,7 +28,7 @@ struct NotificationTests {
         #expect(output.notifications[0].commentText == "lovely")
         #expect(output.notifications[1].commentText == nil)
         #expect(output.notifications.allSatisfy { $0.storyUri == story.description })
-        let cid = try #require(try f.backend.store.record(story)?.value["media"]?["ref"]?["$link"]?.stringValue)
+        let cid = try #require(try f.backend.store.records.record(story)?.value["media"]?["ref"]?["$link"]?.stringValue)
         #expect(output.notifications[0].storyThumb == "http://stories.test/img/avatar/\(maya.rawValue)/\(cid)")
         #expect(output.notifications[0].author.displayName == "Jonas")
         #expect(output.unseenCount == 2)

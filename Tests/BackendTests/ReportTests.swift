@@ -13,11 +13,11 @@ struct ReportTests {
     @Test("createReport stores a report about a story or an account and answers hatk's shape")
     func createReport() async throws {
         let f = try BackendFixture()
-        let owner = try f.backend.store.createOwner(handle: "owner.home.test", now: f.clock.now).did
+        let owner = try f.backend.store.household.createOwner(handle: "owner.home.test", now: f.clock.now).did
         let maya = try f.account("maya")
         let jonas = try f.account("jonas")
         let story = try f.story(by: maya, hoursAgo: 1)
-        let cid = try #require(try f.backend.store.record(story)).cid
+        let cid = try #require(try f.backend.store.records.record(story)).cid
         let subject: JSONValue = .object(["$type": .string("com.atproto.repo.strongRef"), "uri": .string(story.description), "cid": .string(cid)])
         let (status, json) = await report(f, ["subject": subject, "label": .string("nudity"), "reason": .string("not for the kitchen")], as: jonas)
         #expect(status == 200)
@@ -30,11 +30,11 @@ struct ReportTests {
         #expect(account.status == 200)
         #expect(account.json?["reason"] == nil, "no reason, no field")
 
-        let reports = try f.backend.store.reports(by: owner)
+        let reports = try f.backend.store.moderation.reports(by: owner)
         #expect(reports.map(\.label) == ["spam", "nudity"])
         #expect(reports[0].subjectURI == "at://\(maya.rawValue)")
         #expect(reports[1].subjectURI == story.description && reports[1].subjectCID == cid && reports[1].subjectDID == maya.rawValue)
-        #expect(throws: BackendStore.HouseholdError.notOwner) { _ = try f.backend.store.reports(by: jonas) }
+        #expect(throws: BackendStore.HouseholdError.notOwner) { _ = try f.backend.store.moderation.reports(by: jonas) }
     }
 
     @Test("createReport refuses what hatk refuses, with hatk's messages")
@@ -67,13 +67,13 @@ struct ReportTests {
     @Test("a story the owner hides is gone from every query and the strip, its image is refused, and unhiding restores it")
     func ownerHidesStory() async throws {
         let f = try BackendFixture()
-        let owner = try f.backend.store.createOwner(handle: "owner.home.test", now: f.clock.now).did
+        let owner = try f.backend.store.household.createOwner(handle: "owner.home.test", now: f.clock.now).did
         let maya = try f.account("maya")
         let story = try f.story(by: maya, hoursAgo: 1)
         try f.story(by: maya, hoursAgo: 2)
         _ = await report(f, ["subject": .object(["uri": .string(story.description), "cid": .string("x")]), "label": .string("spam")], as: owner)
-        #expect(throws: BackendStore.HouseholdError.notOwner) { try f.backend.store.hideRecord(story, by: maya, now: f.clock.now) }
-        try f.backend.store.hideRecord(story, by: owner, now: f.clock.now)
+        #expect(throws: BackendStore.HouseholdError.notOwner) { try f.backend.store.moderation.hideRecord(story, by: maya, now: f.clock.now) }
+        try f.backend.store.moderation.hideRecord(story, by: owner, now: f.clock.now)
 
         let actor = "actor=\(encode(maya.rawValue))"
         let authors = try await f.query(StoryAuthorsOutput.self, "social.grain.unspecced.getStoryAuthors")
@@ -82,13 +82,13 @@ struct ReportTests {
         #expect(try await f.query(StoriesOutput.self, "social.grain.unspecced.getStoryArchive", actor).stories.count == 1)
         #expect(await f.xrpc("social.grain.unspecced.getStory", "story=\(encode(story.description))").json == .object([:]))
         #expect(await f.xrpc("dev.hatk.getRecord", "uri=\(encode(story.description))").status == 404)
-        let cid = try #require(try f.backend.store.record(story)?.value["media"]?["ref"]?["$link"]?.stringValue)
+        let cid = try #require(try f.backend.store.records.record(story)?.value["media"]?["ref"]?["$link"]?.stringValue)
         #expect(await f.get("/img/feed_fullsize/\(maya.rawValue)/\(cid)").status == 404)
-        let resolved = try f.backend.store.reports(includeResolved: true, by: owner)
+        let resolved = try f.backend.store.moderation.reports(includeResolved: true, by: owner)
         #expect(resolved.first?.resolution == "hidden")
-        #expect(try f.backend.store.reports(by: owner).isEmpty, "no open report is left")
+        #expect(try f.backend.store.moderation.reports(by: owner).isEmpty, "no open report is left")
 
-        try f.backend.store.unhideRecord(story, by: owner)
+        try f.backend.store.moderation.unhideRecord(story, by: owner)
         #expect(try await f.query(StoriesOutput.self, "social.grain.unspecced.getStories", actor).stories.count == 2)
         #expect(await f.get("/img/feed_fullsize/\(maya.rawValue)/\(cid)").status == 200)
     }

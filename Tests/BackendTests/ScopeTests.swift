@@ -48,12 +48,12 @@ struct ScopeTests {
         let refused = await f.post("dev.hatk.createRecord", as: maya, scope: storyOnly, json: favorite)
         #expect(refused.status == 401)
         #expect(refused.json?["error"] == .string("ScopeMissingError"))
-        #expect(try f.backend.store.records(of: maya.rawValue, collection: FavoriteRecord.collection).isEmpty)
+        #expect(try f.backend.store.records.records(of: maya.rawValue, collection: FavoriteRecord.collection).isEmpty)
         #expect(await f.post("dev.hatk.createRecord", as: maya, scope: "atproto repo:social.grain.favorite", json: favorite).status == 200)
 
         let delete: JSONValue = .object(["collection": .string(StoryRecord.collection), "rkey": .string(story.rkey)])
         #expect(await f.post("dev.hatk.deleteRecord", as: maya, scope: "atproto repo:social.grain.story?action=create", json: delete).status == 401)
-        #expect(try f.backend.store.record(story) != nil)
+        #expect(try f.backend.store.records.record(story) != nil)
 
         let jpeg = try BackendFixture.jpeg(width: 20, height: 20)
         let upload = await f.post("dev.hatk.uploadBlob", as: maya, scope: "atproto repo:social.grain.story", contentType: "image/jpeg", body: jpeg)

@@ -13,8 +13,8 @@ struct SocialRulesTests {
 
     /// What the commenter's and favouriter's repos hold, to show a refusal wrote nothing.
     func written(by did: DID, _ f: BackendFixture) throws -> Int {
-        try f.backend.store.records(of: did.rawValue, collection: CommentRecord.collection).count
-            + f.backend.store.records(of: did.rawValue, collection: FavoriteRecord.collection).count
+        try f.backend.store.records.records(of: did.rawValue, collection: CommentRecord.collection).count
+            + f.backend.store.records.records(of: did.rawValue, collection: FavoriteRecord.collection).count
     }
 
     @Test("a comment on a story past its 24 hours is refused with a 400 that says so, and nothing is written")

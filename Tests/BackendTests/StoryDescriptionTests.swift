@@ -25,17 +25,17 @@ struct StoryDescriptionTests {
         let maya = try f.account("maya")
         let jonas = try f.account("jonas")
         let story = try f.story(by: maya, hoursAgo: 1)
-        try f.backend.store.describeStory(story, by: maya, text: "  Ada’s first snowman, taller than she is \n", caption: true)
+        try f.backend.store.stories.describeStory(story, by: maya, text: "  Ada’s first snowman, taller than she is \n", caption: true)
         let described = try await views(f, of: maya, as: jonas)
         #expect(described.first?["photoDescription"]?.stringValue == "Ada’s first snowman, taller than she is")
         #expect(described.first?["showsCaption"] == .bool(true))
 
-        try f.backend.store.describeStory(story, by: maya, text: "A snowman", caption: false)
+        try f.backend.store.stories.describeStory(story, by: maya, text: "A snowman", caption: false)
         let plain = try await views(f, of: maya, as: jonas)
         #expect(plain.first?["photoDescription"]?.stringValue == "A snowman")
         #expect(plain.first?["showsCaption"] == nil, "set only when true")
 
-        try f.backend.store.describeStory(story, by: maya, text: "   ", caption: true)
+        try f.backend.store.stories.describeStory(story, by: maya, text: "   ", caption: true)
         #expect(try await views(f, of: maya, as: jonas).first?["photoDescription"] == nil)
     }
 
@@ -45,12 +45,12 @@ struct StoryDescriptionTests {
         let maya = try f.account("maya")
         let jonas = try f.account("jonas")
         let story = try f.story(by: maya, hoursAgo: 1)
-        #expect(throws: BackendError.self) { try f.backend.store.describeStory(story, by: jonas, text: "Not mine", caption: false) }
+        #expect(throws: BackendError.self) { try f.backend.store.stories.describeStory(story, by: jonas, text: "Not mine", caption: false) }
         let long = String(repeating: "a", count: BackendStore.maxDescription + 1)
-        #expect(throws: BackendError.self) { try f.backend.store.describeStory(story, by: maya, text: long, caption: false) }
+        #expect(throws: BackendError.self) { try f.backend.store.stories.describeStory(story, by: maya, text: long, caption: false) }
         #expect(try await views(f, of: maya, as: jonas).first?["photoDescription"] == nil)
 
-        try f.backend.store.describeStory(story, by: maya, text: "Kept", caption: false)
+        try f.backend.store.stories.describeStory(story, by: maya, text: "Kept", caption: false)
         #expect(await f.delete(story, as: maya) == 200)
         let left = try f.backend.store.database.read { try $0.query("SELECT uri FROM story_descriptions") }
         #expect(left.isEmpty, "deleted with its story")

@@ -108,7 +108,7 @@ struct WriteTests {
             "dev.hatk.createRecord", as: maya, json: .object(["collection": .string("app.example.thing"), "record": .object([:])]))
         #expect(unknown.status == 400)
         #expect(await f.post("dev.hatk.createRecord", as: maya, body: Array("not json".utf8)).status == 400)
-        #expect(try f.backend.store.activeStories(of: maya.rawValue, now: f.clock.now).isEmpty, "nothing was written")
+        #expect(try f.backend.store.stories.activeStories(of: maya.rawValue, now: f.clock.now).isEmpty, "nothing was written")
     }
 
     @Test("a createdAt more than five minutes ahead of the server's clock is refused, so no story pins itself to the strip")
@@ -128,7 +128,7 @@ struct WriteTests {
             ]),
             as: maya)
         #expect(comment.status == 400, "comments and favourites too: they would head every list")
-        #expect(try f.backend.store.storyAuthors(now: f.clock.now).isEmpty)
+        #expect(try f.backend.store.stories.storyAuthors(now: f.clock.now).isEmpty)
         let slightlyAhead = f.clock.now.adding(seconds: 4 * 60).iso8601
         #expect(await f.create(StoryRecord.collection, storyRecord(blob, createdAt: slightlyAhead), as: maya).status == 200, "clocks drift")
     }
@@ -145,14 +145,14 @@ struct WriteTests {
                 "collection": .string("social.grain.story"), "rkey": .string(uri.rkey), "repo": .string(maya.rawValue),
             ]))
         #expect(forbidden.status == 403)
-        #expect(try f.backend.store.record(uri) != nil)
+        #expect(try f.backend.store.records.record(uri) != nil)
         let deleted = await f.post(
             "dev.hatk.deleteRecord", as: maya,
             json: .object([
                 "collection": .string("social.grain.story"), "rkey": .string(uri.rkey),
             ]))
         #expect(deleted.status == 200)
-        #expect(try f.backend.store.record(uri) == nil)
+        #expect(try f.backend.store.records.record(uri) == nil)
     }
 
     @Test("putRecord sets the profile's display name and avatar")

@@ -24,8 +24,8 @@ struct EmbeddedContractTests {
         port.withLock { $0 = stub.server.port }
         defer { Task { await stub.server.shutdown() } }
 
-        let maya = try backend.store.createAccount(handle: "maya.home.test", now: .now).did
-        let jonas = try backend.store.createAccount(handle: "jonas.home.test", now: .now).did
+        let maya = try backend.store.accounts.createAccount(handle: "maya.home.test", now: .now).did
+        let jonas = try backend.store.accounts.createAccount(handle: "jonas.home.test", now: .now).did
         let client = HatkClient(baseURL: stub.url, policy: stub.policy)
         let (asMaya, asJonas) = (ProofCheckingAuthenticator.credentials(maya), ProofCheckingAuthenticator.credentials(jonas))
         let now = { UTCTime.now.iso8601 }

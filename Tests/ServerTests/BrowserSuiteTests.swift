@@ -68,10 +68,10 @@ struct BrowserSuiteTests {
         router.on(.post, "/unviewed") { request in
             // How many of an author's live stories the embedded backend still holds as unwatched by a viewer: what
             // reached its markStoriesViewed, not the marks the front keeps waiting.
-            guard let store = app.app.backend?.store, let viewer = try store.account(request.query("viewer") ?? ""),
-                let author = try store.account(request.query("author") ?? "")
+            guard let store = app.app.backend?.store, let viewer = try store.accounts.account(request.query("viewer") ?? ""),
+                let author = try store.accounts.account(request.query("author") ?? "")
             else { return .text("no such account", status: .notFound) }
-            let row = try store.storyAuthors(now: app.clock.now, viewer: viewer.did).first { $0.did == author.did.rawValue }
+            let row = try store.stories.storyAuthors(now: app.clock.now, viewer: viewer.did).first { $0.did == author.did.rawValue }
             return .text(String(row?.unviewedCount ?? -1))
         }
         router.on(.get, "/upstream-blobs") { _ in

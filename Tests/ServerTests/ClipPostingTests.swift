@@ -224,7 +224,7 @@ struct ClipPostingTests {
         #expect(Imaging.sniff(poster) == .jpeg)
         let posterImage = try Imaging.decode(poster)
         #expect(posterImage.width == 720 && posterImage.height == 1280)
-        let did = try #require(try live.app.backend?.store.account("maya.home.test")).did.rawValue
+        let did = try #require(try live.app.backend?.store.accounts.account("maya.home.test")).did.rawValue
         var request = URLRequest(url: URL(string: live.base + "/img/feed_fullsize/\(did)/\(hdr.record.media.cid)")!)
         request.setValue("bytes=1000-1999", forHTTPHeaderField: "Range")
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -235,7 +235,7 @@ struct ClipPostingTests {
         #expect(http.value(forHTTPHeaderField: "Content-Range") == "bytes 1000-1999/\(hdr.mp4.count)")
         #expect([UInt8](data) == Array(hdr.mp4[1000..<2000]))
         // The story's page shows the clip with its poster, and its view carries the clip's length.
-        let rkey = try #require(try live.app.backend?.store.records(of: did, collection: StoryRecord.collection).first?.uri.rkey)
+        let rkey = try #require(try live.app.backend?.store.records.records(of: did, collection: StoryRecord.collection).first?.uri.rkey)
         let story = try await browser.get("/profile/\(did)/story/\(rkey)")
         #expect(story.body.contains("<video"), "\(story.body.prefix(300))")
 

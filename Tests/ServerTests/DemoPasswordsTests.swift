@@ -26,7 +26,7 @@ import Testing
 
     /// Whether `password` opens `handle`'s account in `app`'s household.
     static func opens(_ app: Application, _ handle: String, _ password: String) async throws -> Bool {
-        let account = try #require(try app.backend?.store.account(handle))
+        let account = try #require(try app.backend?.store.accounts.account(handle))
         let authServer = try #require(app.authServer)
         return await authServer.isPassword(password, of: account.did)
     }
@@ -81,7 +81,7 @@ import Testing
         defer { other.remove() }
         let loopback = try Application(configuration: Self.configuration(data: other.path) { $0.host = "127.0.0.1" })
         _ = try await loopback.seedDemoIfAsked()
-        let jonas = try #require(try loopback.backend?.store.account("jonas.home.test"))
+        let jonas = try #require(try loopback.backend?.store.accounts.account("jonas.home.test"))
         try await #require(loopback.authServer).setPassword("jonas chose this one", for: jonas.did)
         await loopback.stop()
 

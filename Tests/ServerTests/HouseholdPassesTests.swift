@@ -54,7 +54,7 @@ import Testing
             ])
         #expect(
             joined.status == 303 && joined.location?.hasPrefix("/login?next=/&") == true, "a guest lands on the stories: \(joined.location ?? "")")
-        #expect(try live.app.backend?.store.member("oma.home.test")?.role == .guest)
+        #expect(try live.app.backend?.store.members.member("oma.home.test")?.role == .guest)
         try await guest.signInThroughFront(handle: "oma.home.test", password: "oma-stories")
 
         let home = try await guest.get("/")
@@ -200,7 +200,7 @@ import Testing
         defer { Task { await live.stop() } }
         let backend = try #require(live.app.backend)
         let canaries = try Walk.Canaries(backend)
-        let maya = try #require(try backend.store.account("maya.home.test"))
+        let maya = try #require(try backend.store.accounts.account("maya.home.test"))
         let mine = try #require(try backend.queries.stories(of: maya.did, viewer: nil, imageBase: "").stories.first)
         let uri = try ATURI(mine.uri)
         let owner = try await Self.owner(live)

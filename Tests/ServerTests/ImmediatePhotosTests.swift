@@ -73,7 +73,7 @@ import Testing
         // Withdrawn: the delete is a write, after which nothing remembered before it is used.
         let parts = story.split(separator: "/")
         let did = try #require(DID.parse(String(parts[1])))
-        #expect(try backend.store.deleteRecord(did: did, collection: "social.grain.story", rkey: String(parts[3])))
+        #expect(try backend.store.records.deleteRecord(did: did, collection: "social.grain.story", rkey: String(parts[3])))
         let gone = try await Self.send(live.base + photo, headers: ["Cookie": cookie])
         #expect(gone.status == 404, "the deleted story's photo: \(gone.status)")
     }

@@ -70,7 +70,7 @@ struct MemberAdminTests {
         // act and validate: a form without the token changes nothing
         let forged = try await maya.post("/admin", form: [("action", "disable"), ("member", "jonas.home.test")])
         #expect(forged.status == 403)
-        #expect(try live.app.backend?.store.account("jonas.home.test")?.isDisabled == false)
+        #expect(try live.app.backend?.store.accounts.account("jonas.home.test")?.isDisabled == false)
 
         // disable: jonas's browser session ends, and he can no longer sign in
         let disabled = try await post([("action", "disable"), ("member", "jonas.home.test")])
@@ -78,7 +78,7 @@ struct MemberAdminTests {
         #expect(disabled.body.contains("@jonas.home.test is disabled and signed out everywhere"))
         #expect(cell(disabled, "jonas", "status") == "disabled")
         #expect(try await jonas.get("/create").status == 302, "jonas's session ended")
-        #expect(try live.app.backend?.store.account("jonas.home.test")?.isDisabled == true)
+        #expect(try live.app.backend?.store.accounts.account("jonas.home.test")?.isDisabled == true)
         #expect(try BackendAccountsProbe.canSignIn(live, "jonas.home.test") == false)
         let refused = try await Browser(base: live.base).signInAnswer(handle: "jonas.home.test", password: "jonas-stories")
         #expect(refused.status == 403)

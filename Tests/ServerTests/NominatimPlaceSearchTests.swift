@@ -140,8 +140,8 @@ struct NominatimPlaceSearchTests {
         let posted = try await browser.postMultipart(
             "/create", fields: [("csrf", csrf), ("useLocation", "on"), ("location", "")], file: ("photo", "porto.jpg", "image/jpeg", photo))
         let backend = try #require(live.app.backend)
-        let did = try #require(try backend.store.account("maya.home.test")).did.rawValue
-        let stored = try #require(try backend.store.records(of: did, collection: StoryRecord.collection).first)
+        let did = try #require(try backend.store.accounts.account("maya.home.test")).did.rawValue
+        let stored = try #require(try backend.store.records.records(of: did, collection: StoryRecord.collection).first)
         let record = try stored.value.decode(as: StoryRecord.self)
         let storedJSON = String(decoding: try JSONEncoder().encode(stored.value), as: UTF8.self)
         let stories = try await live.get("/xrpc/social.grain.unspecced.getStories?actor=\(did)")
@@ -154,7 +154,8 @@ struct NominatimPlaceSearchTests {
         let typed = try await browser.postMultipart(
             "/create", fields: [("csrf", csrf), ("useLocation", "on"), ("location", "Grandma's")],
             file: ("photo", "porto.jpg", "image/jpeg", try ExifJPEG.make(width: 800, height: 600, orientation: 1, latitude: 41.15, longitude: -8.61)))
-        let named = try #require(try backend.store.records(of: did, collection: StoryRecord.collection).first).value.decode(as: StoryRecord.self)
+        let named = try #require(try backend.store.records.records(of: did, collection: StoryRecord.collection).first).value.decode(
+            as: StoryRecord.self)
         let reversesAfterTyped = stub.state.reverses.withLock { $0 }
         await live.stop()
         await stub.server.shutdown()

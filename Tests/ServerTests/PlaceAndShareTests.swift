@@ -76,8 +76,8 @@ struct PlaceAndShareTests {
         defer { Task { await live.stop() } }
         let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: demoPhotos + "/rocket.jpg")))
         let uploads = live.dataDirectory + "/uploads"
-        let before = try live.app.backend?.store.records(
-            of: try #require(try live.app.backend?.store.account("maya.home.test")).did.rawValue, collection: StoryRecord.collection
+        let before = try live.app.backend?.store.records.records(
+            of: try #require(try live.app.backend?.store.accounts.account("maya.home.test")).did.rawValue, collection: StoryRecord.collection
         ).count
 
         // No CSRF field: a share from another app cannot carry one. The browser marks it as its own navigation.
@@ -97,8 +97,8 @@ struct PlaceAndShareTests {
         #expect(confirmed.status == 303)
         #expect(taken.status == 303)
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads).filter { $0.hasPrefix("shared-") }.isEmpty)
-        let did = try #require(try live.app.backend?.store.account("maya.home.test")).did.rawValue
-        let after = try live.app.backend?.store.records(of: did, collection: StoryRecord.collection).count
+        let did = try #require(try live.app.backend?.store.accounts.account("maya.home.test")).did.rawValue
+        let after = try live.app.backend?.store.records.records(of: did, collection: StoryRecord.collection).count
         #expect(after == (before ?? 0) + 2, "the share itself posted nothing; the confirm and the camera post did")
     }
 }

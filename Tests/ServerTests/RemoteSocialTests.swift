@@ -90,8 +90,8 @@ struct RemoteSocialTests {
         let queries = try #require(upstream.app.backend?.queries)
         let maya = Browser(base: front.base)
         try await Self.signIn(maya, upstream: upstream, name: "maya")
-        let mayaDID = try #require(try store.account("maya.home.test")?.did)
-        let jonasDID = try #require(try store.account("jonas.home.test")?.did)
+        let mayaDID = try #require(try store.accounts.account("maya.home.test")?.did)
+        let jonasDID = try #require(try store.accounts.account("jonas.home.test")?.did)
         let social = SocialTests()
         let token = try await social.csrf(maya)
         let jonas = try await social.stories(maya, jonasDID.rawValue)
@@ -100,10 +100,10 @@ struct RemoteSocialTests {
 
         // Favourite: a record in the upstream's store, and viewer.fav read back signed.
         #expect(try await maya.post(story.favHref, form: [("csrf", token)]).status == 303)
-        let fav = try #require(try store.favorite(by: mayaDID, of: story.uri))
+        let fav = try #require(try store.social.favorite(by: mayaDID, of: story.uri))
         #expect(try await social.stories(maya, jonasDID.rawValue).items[1].fav == fav.uri)
         #expect(try await maya.post(story.favHref, form: [("csrf", token), ("fav", fav.uri)]).status == 303)
-        #expect(try store.favorite(by: mayaDID, of: story.uri) == nil)
+        #expect(try store.social.favorite(by: mayaDID, of: story.uri) == nil)
 
         // Comment, as JSON for the viewer's panel.
         #expect(try await maya.post(story.commentsHref, form: [("csrf", token), ("text", "From afar")]).status == 303)
@@ -117,24 +117,24 @@ struct RemoteSocialTests {
         let reported = try await maya.post("/report", form: [("csrf", token), ("actor", jonasDID.rawValue), ("label", "harassment")])
         #expect(reported.status == 200 && reported.body.contains("data-report-done"))
         try store.database.write { try $0.execute("UPDATE accounts SET role = 'owner' WHERE did = ?", [mayaDID.rawValue]) }
-        #expect(try store.reports(by: mayaDID).map(\.label) == ["harassment"])
+        #expect(try store.moderation.reports(by: mayaDID).map(\.label) == ["harassment"])
         #expect(try await maya.get("/admin/reports").status == 404, "a remote hatk's reports are moderated there")
 
         // Mute: hatk's own strip leaves jonas out; the front's walk and kiosk do too.
         #expect(try await maya.post("/profile/\(jonasDID.rawValue)/mute", form: [("csrf", token)]).status == 303)
-        #expect(try store.relationships(of: mayaDID).muted == [jonasDID.rawValue])
+        #expect(try store.social.relationships(of: mayaDID).muted == [jonasDID.rawValue])
         #expect(!(try await maya.get("/").body.contains(jonasDID.rawValue)))
         #expect(!(try await maya.get("/api/kiosk").body.contains(jonasDID.rawValue)))
         #expect(try await maya.get("/muted").body.contains("Unmute"))
         #expect(try await maya.post("/profile/\(jonasDID.rawValue)/mute", form: [("csrf", token), ("undo", "1")]).status == 303)
-        #expect(try store.relationships(of: mayaDID).muted.isEmpty)
+        #expect(try store.social.relationships(of: mayaDID).muted.isEmpty)
 
         // Block: the front finds the block record through getBlocks and refuses the blocked author's stories.
         #expect(try await maya.post("/profile/\(jonasDID.rawValue)/block", form: [("csrf", token)]).status == 303)
-        #expect(try store.relationships(of: mayaDID).blocking[jonasDID.rawValue] != nil)
+        #expect(try store.social.relationships(of: mayaDID).blocking[jonasDID.rawValue] != nil)
         #expect(try await maya.get(story.href).status == 404)
         #expect(try await maya.post("/profile/\(jonasDID.rawValue)/block", form: [("csrf", token), ("undo", "1")]).status == 303)
-        #expect(try store.relationships(of: mayaDID).blocking.isEmpty)
+        #expect(try store.social.relationships(of: mayaDID).blocking.isEmpty)
         #expect(try await maya.get(story.href).status == 200)
 
         // The create form offers the Bluesky cross-post for any remote hatk (one that reaches Bluesky writes it to the
@@ -147,8 +147,8 @@ struct RemoteSocialTests {
         #expect(location.contains("posted=bluesky-failed"), "\(location)")
         let page = try await maya.get(location).body
         #expect(page.contains("the Bluesky post failed") && !page.contains("and to Bluesky"), "never a post that did not happen")
-        #expect(try store.records(of: mayaDID.rawValue, collection: CrossPost.collection).isEmpty)
-        let newest = try store.records(of: mayaDID.rawValue, collection: StoryRecord.collection).map(\.uri.rkey)
+        #expect(try store.records.records(of: mayaDID.rawValue, collection: CrossPost.collection).isEmpty)
+        let newest = try store.records.records(of: mayaDID.rawValue, collection: StoryRecord.collection).map(\.uri.rkey)
         #expect(newest.contains { location.contains($0) }, "the story itself was posted")
     }
 
@@ -163,7 +163,7 @@ struct RemoteSocialTests {
         }
         let store = try #require(upstream.app.backend?.store)
         let queries = try #require(upstream.app.backend?.queries)
-        let jonasDID = try #require(try store.account("jonas.home.test")?.did)
+        let jonasDID = try #require(try store.accounts.account("jonas.home.test")?.did)
         let jonas = Browser(base: front.base)
         try await Self.signIn(jonas, upstream: upstream, name: "jonas")
         _ = try await jonas.get("/")

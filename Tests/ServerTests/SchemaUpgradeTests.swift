@@ -54,7 +54,7 @@ import Testing
         #expect(manifest.databases["backend.sqlite"]?.schemaVersion == older.count)
         #expect(manifest.databases["backend.sqlite"]?.rows["accounts"] == 1)
         #expect(try Database.schemaVersion(ofFileAt: data + "/backend.sqlite") == Schema.migrations.count)
-        #expect(try app.backend?.store.account("maya.home.test")?.handle == "maya.home.test")
+        #expect(try app.backend?.store.accounts.account("maya.home.test")?.handle == "maya.home.test")
     }
 
     @Test("only the newest two pre-upgrade backups are kept, and nightly backups beside them are left alone")

@@ -58,7 +58,7 @@ struct SocialTests {
     }
 
     func did(_ live: LiveApp, _ handle: String) throws -> DID {
-        try #require(try live.app.backend?.store.account(handle)?.did)
+        try #require(try live.app.backend?.store.accounts.account(handle)?.did)
     }
 
     @Test("a description posted with the photo is kept by the embedded backend and is its alt and caption for everyone, the kiosk included")
@@ -97,11 +97,11 @@ struct SocialTests {
         #expect(page.body.contains(#"data-fav aria-pressed="true""#))
         // The backend has exactly one favourite of that story by maya.
         let mayaDID = try did(live, "maya.home.test")
-        #expect(try live.app.backend?.store.favorite(by: mayaDID, of: story.uri)?.uri == fav)
+        #expect(try live.app.backend?.store.social.favorite(by: mayaDID, of: story.uri)?.uri == fav)
         let undone = try await maya.post(story.favHref, form: [("csrf", token), ("fav", fav), ("return", story.href)])
         #expect(undone.status == 303)
         #expect(try await stories(maya, "jonas.home.test").items[1].fav == nil)
-        #expect(try live.app.backend?.store.favorite(by: mayaDID, of: story.uri) == nil)
+        #expect(try live.app.backend?.store.social.favorite(by: mayaDID, of: story.uri) == nil)
         // A favourite URI of someone else is refused, never deleted.
         let forged = try await maya.post(
             story.favHref, form: [("csrf", token), ("fav", "at://\(jonas.author.did)/social.grain.favorite/3kaaaaaaaaaaa")])
@@ -194,7 +194,7 @@ struct SocialTests {
         let sent = try await jonas.post(
             "/report", form: [("csrf", token), ("story", story.uri), ("label", "spam"), ("reason", "Not a photo of anything")])
         #expect(sent.status == 200 && sent.body.contains("data-report-done"))
-        let reports = try store.reports(by: mayaDID)
+        let reports = try store.moderation.reports(by: mayaDID)
         #expect(reports.count == 1 && reports.first?.label == "spam" && reports.first?.subjectURI == story.uri)
         // Only the owner sees the review page.
         #expect(try await jonas.get("/admin/reports").status == 403)
@@ -207,7 +207,7 @@ struct SocialTests {
         #expect(hidden.status == 303)
         #expect(try await jonas.get(story.href).status == 404, "hidden for everyone")
         #expect(try await stories(jonas, "ines.home.test").items.map(\.uri) == ines.items.dropFirst().map(\.uri))
-        #expect(try store.reports(by: mayaDID).isEmpty)
+        #expect(try store.moderation.reports(by: mayaDID).isEmpty)
         // Without the form's token the owner's POST is refused.
         let forged = try await maya.post("/admin/reports", form: [("csrf", "nope"), ("id", String(id)), ("action", "hide")])
         #expect(forged.status == 403)

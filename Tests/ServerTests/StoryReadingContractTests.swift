@@ -88,18 +88,18 @@ struct StoryReadingContractTests {
         let photo = try DemoPhoto.bytes()
         let now = UTCTime.now
         for member in Self.household {
-            let account = try backend.store.createAccount(handle: member.handle, now: now.adding(seconds: -40 * 3600))
-            try backend.store.putRecord(
+            let account = try backend.store.accounts.createAccount(handle: member.handle, now: now.adding(seconds: -40 * 3600))
+            try backend.store.records.putRecord(
                 did: account.did, collection: ProfileRecord.collection, rkey: "self",
                 value: try JSONValue(encoding: ProfileRecord(displayName: member.name, createdAt: now.iso8601)), now: now)
             for story in member.stories {
                 let blob = try backend.blobs.store(photo, mimeType: "image/jpeg")
-                try backend.store.recordBlob(did: account.did, cid: blob.cid, mimeType: "image/jpeg", size: blob.size, now: now)
+                try backend.store.blobs.recordBlob(did: account.did, cid: blob.cid, mimeType: "image/jpeg", size: blob.size, now: now)
                 let created = now.adding(seconds: -story.hoursAgo * 3600)
                 let record = StoryRecord(
                     media: BlobRef(cid: blob.cid, mimeType: "image/jpeg", size: blob.size),
                     aspectRatio: AspectRatio(width: story.width, height: story.height), createdAt: created.iso8601)
-                try backend.store.putRecord(
+                try backend.store.records.putRecord(
                     did: account.did, collection: StoryRecord.collection, rkey: story.rkey, value: try JSONValue(encoding: record), now: created)
             }
         }
@@ -193,7 +193,7 @@ struct StoryReadingContractTests {
         port.withLock { $0 = server.port }
         let client = try Self.client(of: origin())
         do {
-            let did = { (handle: String) throws -> DID in try #require(try backend.store.account(handle)).did }
+            let did = { (handle: String) throws -> DID in try #require(try backend.store.accounts.account(handle)).did }
             let (ada, ben, cleo) = (try did("ada.contract.test"), try did("ben.contract.test"), try did("cleo.contract.test"))
             let (asAda, asBen) = (ProofCheckingAuthenticator.credentials(ada), ProofCheckingAuthenticator.credentials(ben))
             // Ben's doings go through hatk's HTTP API, as the front writes.

@@ -146,7 +146,7 @@ struct UploadLoadTests {
 
     /// How many active stories `handle` has, read from the embedded backend over XRPC (which wants a DID).
     func storyCount(_ live: LiveApp, actor handle: String) async throws -> Int {
-        let did = try #require(try live.app.backend?.store.account(handle)?.did.rawValue)
+        let did = try #require(try live.app.backend?.store.accounts.account(handle)?.did.rawValue)
         let page = try await live.get("/xrpc/social.grain.unspecced.getStories?actor=\(did)")
         let json = try JSONSerialization.jsonObject(with: Data(page.body.utf8)) as? [String: Any]
         return (json?["stories"] as? [Any])?.count ?? -1

@@ -20,8 +20,8 @@ struct UploadPipelineTests {
 
     func latestStory(_ live: LiveApp, handle: String) throws -> StoryRecord {
         let backend = try #require(live.app.backend)
-        let did = try #require(try backend.store.account(handle)).did
-        let stored = try #require(try backend.store.records(of: did.rawValue, collection: StoryRecord.collection).first)
+        let did = try #require(try backend.store.accounts.account(handle)).did
+        let stored = try #require(try backend.store.records.records(of: did.rawValue, collection: StoryRecord.collection).first)
         return try stored.value.decode(as: StoryRecord.self)
     }
 
@@ -132,8 +132,8 @@ struct UploadPipelineTests {
         #expect(!location.contains("posted="))
         #expect(!(try await browser.get(location + "?posted=bluesky")).body.contains("Bluesky"))
         let backend = try #require(live.app.backend)
-        let did = try #require(try backend.store.account("jonas.home.test")).did
-        #expect(try backend.store.records(of: did.rawValue, collection: CrossPost.collection).isEmpty)
+        let did = try #require(try backend.store.accounts.account("jonas.home.test")).did
+        #expect(try backend.store.records.records(of: did.rawValue, collection: CrossPost.collection).isEmpty)
     }
 
     @Test("the image tool prints one JSON line and the h3 tool one cell per line")

@@ -15,7 +15,7 @@ extension DemoHousehold {
     /// story's copy differs from the others by a JPEG comment naming the story, so each is a blob file of its own.
     public static func seedArchive(_ count: Int, into backend: EmbeddedBackend, photos: String, now: UTCTime) throws {
         guard count > 0 else { return }
-        let members = try backend.store.members().compactMap { DID.parse($0.did) }
+        let members = try backend.store.members.all().compactMap { DID.parse($0.did) }
         guard !members.isEmpty else { throw SeedError(description: "the archive needs members to post it; seed the demo household first") }
         let files = ["rocket.jpg", "coffee.png", "chelsea.png", "astronaut.png", "camera.png", "retina.jpg", "hubble_deep_field.jpg"]
         var bases: [(jpeg: [UInt8], width: Int, height: Int)] = []
@@ -30,11 +30,11 @@ extension DemoHousehold {
             let created = now.adding(seconds: -3600 - Double(i) * spacing)
             let jpeg = withComment("grain-stories demo archive story \(i + 1)", in: base.jpeg)
             let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
-            try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: created)
+            try backend.store.blobs.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: created)
             let record = StoryRecord(
                 media: BlobRef(cid: blob.cid, mimeType: blob.mimeType, size: blob.size),
                 aspectRatio: AspectRatio(width: base.width, height: base.height), createdAt: created.iso8601)
-            try backend.store.putRecord(
+            try backend.store.records.putRecord(
                 did: did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
         }
     }

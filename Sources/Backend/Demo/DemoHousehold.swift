@@ -104,7 +104,7 @@ public enum DemoHousehold {
     ) throws
         -> [String]
     {
-        guard try backend.store.accountCount() == 0 else { return [] }
+        guard try backend.store.accounts.accountCount() == 0 else { return [] }
         for member in members {
             for shot in [member.avatar] + member.shots where !FileManager.default.fileExists(atPath: photos + "/" + shot.file) {
                 throw SeedError(description: "demo photo \(shot.file) is missing from \(photos); run `make demo-photos`")
@@ -127,10 +127,10 @@ public enum DemoHousehold {
         _ member: Member, role: AccountRole = .member, profileCreatedAt: String?, into backend: EmbeddedBackend, photos: String, handleDomain: String,
         now: UTCTime
     ) throws -> Account {
-        let account = try backend.store.createAccount(handle: "\(member.name).\(handleDomain)", role: role, now: now)
+        let account = try backend.store.accounts.createAccount(handle: "\(member.name).\(handleDomain)", role: role, now: now)
         let avatar = try publish(member.avatar, from: photos, maxEdge: 512, for: account.did, in: backend, now: now)
         let profile = ProfileRecord(displayName: member.displayName, avatar: avatar.ref, createdAt: profileCreatedAt)
-        try backend.store.putRecord(
+        try backend.store.records.putRecord(
             did: account.did, collection: ProfileRecord.collection, rkey: "self", value: try JSONValue(encoding: profile),
             now: now)
         for shot in member.shots {
@@ -143,7 +143,7 @@ public enum DemoHousehold {
                 record.location = HThreeLocation(value: place.cell, name: place.name)
                 record.address = place.address
             }
-            try backend.store.putRecord(
+            try backend.store.records.putRecord(
                 did: account.did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
         }
         return account
@@ -177,7 +177,7 @@ public enum DemoHousehold {
         let jpeg = try prepared(shot, from: photos, maxEdge: maxEdge)
         let info = try Imaging.readInfo(jpeg)
         let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
-        try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
+        try backend.store.blobs.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: now)
         return (BlobRef(cid: blob.cid, mimeType: blob.mimeType, size: blob.size), info.width, info.height)
     }
 

@@ -17,11 +17,11 @@ extension BackendQueries {
         let views = ViewBuilder(imageBase: imageBase)
         let now = clock()
         var creators: [String: ProfileView] = [:]
-        let rows = try store.stories(onMonthDays: monthDays, before: cutoff, viewer: viewer, limit: Self.memoryLimit)
+        let rows = try store.memories.stories(onMonthDays: monthDays, before: cutoff, viewer: viewer, limit: Self.memoryLimit)
         let stories = try rows.compactMap { row -> StoryView? in
             let did = row.record.did
             if creators[did] == nil {
-                guard let account = try store.account(did) else { return nil }
+                guard let account = try store.accounts.account(did) else { return nil }
                 creators[did] = try creatorView(account, views)
             }
             return creators[did].flatMap { views.storyView(row, creator: $0, now: now, full: true) }

@@ -12,7 +12,7 @@ extension BackendQueries {
         -> CommentThreadOutput
     {
         let limit = min(max(limit, 1), 100)
-        let (rows, total) = try store.comments(on: subject.description, viewer: viewer, limit: limit, after: try Self.checked(cursor))
+        let (rows, total) = try store.social.comments(on: subject.description, viewer: viewer, limit: limit, after: try Self.checked(cursor))
         let page = Array(rows.prefix(limit))
         let views = ViewBuilder(imageBase: imageBase)
         return CommentThreadOutput(
@@ -26,11 +26,11 @@ extension BackendQueries {
     ) throws
         -> NotificationsOutput
     {
-        let lastSeen = try store.preference(NotificationPreference.lastSeenKey, of: viewer)?.stringValue
-        let unseen = try store.notificationCount(for: viewer, after: lastSeen)
+        let lastSeen = try store.privateState.preference(NotificationPreference.lastSeenKey, of: viewer)?.stringValue
+        let unseen = try store.social.notificationCount(for: viewer, after: lastSeen)
         if countOnly { return NotificationsOutput(notifications: [], unseenCount: unseen) }
         let limit = min(max(limit, 1), 100)
-        let rows = try store.notifications(for: viewer, limit: limit, before: try Self.checked(cursor))
+        let rows = try store.social.notifications(for: viewer, limit: limit, before: try Self.checked(cursor))
         let page = Array(rows.prefix(limit))
         let views = ViewBuilder(imageBase: imageBase)
         return NotificationsOutput(
@@ -41,18 +41,18 @@ extension BackendQueries {
     /// `getMutes`: whom the viewer muted, newest first.
     public func mutes(viewer: DID, limit: Int = 50, cursor: String? = nil, imageBase: String) throws -> GraphListOutput {
         let limit = min(max(limit, 1), 100)
-        let rows = try store.mutes(of: viewer, limit: limit, before: try Self.checked(cursor))
+        let rows = try store.privateState.mutes(of: viewer, limit: limit, before: try Self.checked(cursor))
         return graphList(rows, limit: limit, imageBase: imageBase)
     }
 
     /// `getBlocks`: whom the viewer blocks, newest first, each with its block record's URI.
     public func blocks(viewer: DID, limit: Int = 50, cursor: String? = nil, imageBase: String) throws -> GraphListOutput {
         let limit = min(max(limit, 1), 100)
-        let rows = try store.blocks(of: viewer, limit: limit, before: try Self.checked(cursor))
+        let rows = try store.privateState.blocks(of: viewer, limit: limit, before: try Self.checked(cursor))
         return graphList(rows, limit: limit, imageBase: imageBase)
     }
 
-    func graphList(_ rows: [BackendStore.GraphRow], limit: Int, imageBase: String) -> GraphListOutput {
+    func graphList(_ rows: [PrivateStateStore.GraphRow], limit: Int, imageBase: String) -> GraphListOutput {
         let page = Array(rows.prefix(limit))
         let views = ViewBuilder(imageBase: imageBase)
         return GraphListOutput(items: page.map(views.graphItem), cursor: rows.count > limit ? page.last?.createdAt : nil)
@@ -60,6 +60,6 @@ extension BackendQueries {
 
     /// `dev.hatk.getPreferences`: every preference of the viewer, as `{"preferences": {key: value}}`.
     public func preferences(viewer: DID) throws -> PreferencesOutput {
-        PreferencesOutput(preferences: try store.preferences(of: viewer))
+        PreferencesOutput(preferences: try store.privateState.preferences(of: viewer))
     }
 }

@@ -33,7 +33,7 @@ public struct BackendQueries: Sendable {
     /// although no query serves them: skip an author whose `stories(of:)` comes back empty.
     public func storyAuthors(viewer: DID?, imageBase: String) throws -> StoryAuthorsOutput {
         let views = ViewBuilder(imageBase: imageBase)
-        let authors = try store.storyAuthors(now: clock(), viewer: viewer).map { row in
+        let authors = try store.stories.storyAuthors(now: clock(), viewer: viewer).map { row in
             StoryAuthor(
                 profile: views.profileView(did: row.did, handle: row.handle, profile: row.profile),
                 storyCount: row.storyCount, latestAt: row.latestAt, unviewedCount: row.unviewedCount, lastViewedAt: row.lastViewedAt)
@@ -44,11 +44,11 @@ public struct BackendQueries: Sendable {
     /// `getStories`: one author's live stories, oldest first, without hidden ones. Not mute or block filtered (as in
     /// hatk): filter with ``relationships(of:)``.
     public func stories(of actor: DID, viewer: DID?, imageBase: String) throws -> StoriesOutput {
-        guard let account = try store.account(actor.rawValue), account.did == actor else { return StoriesOutput(stories: []) }
+        guard let account = try store.accounts.account(actor.rawValue), account.did == actor else { return StoriesOutput(stories: []) }
         let views = ViewBuilder(imageBase: imageBase)
         let now = clock()
         let creator = try creatorView(account, views)
-        let stories = try store.activeStories(of: actor.rawValue, now: now, viewer: viewer).compactMap {
+        let stories = try store.stories.activeStories(of: actor.rawValue, now: now, viewer: viewer).compactMap {
             views.storyView($0, creator: creator, now: now, full: true)
         }
         return StoriesOutput(stories: stories)
@@ -57,8 +57,8 @@ public struct BackendQueries: Sendable {
     /// `getStory`: one story, expired or not; `story` is nil when it does not exist or is hidden. Like hatk's, the view
     /// has no `expired`, `commentCount`, `locationDisplay` or `viewer.fav` (only `viewer.viewed`).
     public func story(_ uri: ATURI, viewer: DID?, imageBase: String) throws -> StoryOutput {
-        guard uri.collection == StoryRecord.collection, let row = try store.storyRow(uri, viewer: viewer), !row.record.isHidden,
-            let account = try store.account(row.record.did)
+        guard uri.collection == StoryRecord.collection, let row = try store.stories.storyRow(uri, viewer: viewer), !row.record.isHidden,
+            let account = try store.accounts.account(row.record.did)
         else { return StoryOutput(story: nil) }
         let views = ViewBuilder(imageBase: imageBase)
         return StoryOutput(story: views.storyView(row, creator: try creatorView(account, views), now: clock(), full: false))
@@ -73,11 +73,11 @@ public struct BackendQueries: Sendable {
     {
         let limit = min(max(limit, 1), 100)
         let cursor = try Self.checked(cursor)
-        guard let account = try store.account(actor.rawValue), account.did == actor else { return StoriesOutput(stories: []) }
+        guard let account = try store.accounts.account(actor.rawValue), account.did == actor else { return StoriesOutput(stories: []) }
         let views = ViewBuilder(imageBase: imageBase)
         let now = clock()
         let creator = try creatorView(account, views)
-        let rows = try store.storyArchive(of: actor.rawValue, limit: limit, before: cursor, viewer: viewer)
+        let rows = try store.stories.storyArchive(of: actor.rawValue, limit: limit, before: cursor, viewer: viewer)
         let stories = rows.compactMap { views.storyView($0, creator: creator, now: now, full: true) }
         return StoriesOutput(stories: stories, cursor: rows.count == limit ? rows.last?.record.createdAt : nil)
     }
@@ -86,10 +86,10 @@ public struct BackendQueries: Sendable {
     /// than the actor. Unlike hatk, a `viewer` parameter is not taken from the query string (it would tell anyone
     /// whom someone muted). - Throws: ``BackendError`` "Actor not found" (400) for an unknown actor.
     public func actorProfile(_ actor: String, viewer: DID?, imageBase: String) throws -> ProfileViewDetailed {
-        guard let account = try store.account(actor) else { throw BackendError.invalidRequest("Actor not found") }
+        guard let account = try store.accounts.account(actor) else { throw BackendError.invalidRequest("Actor not found") }
         let views = ViewBuilder(imageBase: imageBase)
         let did = account.did.rawValue
-        let profile = try store.profile(of: did)
+        let profile = try store.stories.profile(of: did)
         var view = ProfileViewDetailed(cid: profile?.cid ?? "", did: did, handle: account.handle)
         view.displayName = profile?.record.displayName
         view.description = profile?.record.description
@@ -100,7 +100,7 @@ public struct BackendQueries: Sendable {
         view.followsCount = 0
         view.galleryCount = 0
         if let viewer, viewer != account.did {
-            let state = try store.relationship(of: viewer, to: did)
+            let state = try store.social.relationship(of: viewer, to: did)
             view.viewer = state.isEmpty ? nil : state
         }
         return view
@@ -109,7 +109,7 @@ public struct BackendQueries: Sendable {
     /// `dev.hatk.getRecord`: one record in hatk's envelope. - Throws: ``BackendError`` "Record not found" (404) when
     /// it is missing or hidden.
     public func record(_ uri: ATURI) throws -> RecordOutput {
-        guard let stored = try store.record(uri), !stored.isHidden else {
+        guard let stored = try store.records.record(uri), !stored.isHidden else {
             throw BackendError(.notFound, status: .notFound, error: "Record not found")
         }
         var envelope = RecordEnvelope(
@@ -126,11 +126,11 @@ public struct BackendQueries: Sendable {
 
     /// Whom the viewer muted, blocks, or is blocked by: the front drops their stories wherever hatk does not
     /// (everything but the strip).
-    public func relationships(of viewer: DID) throws -> BackendStore.Relationships {
-        try store.relationships(of: viewer)
+    public func relationships(of viewer: DID) throws -> SocialStore.Relationships {
+        try store.social.relationships(of: viewer)
     }
 
     func creatorView(_ account: Account, _ views: ViewBuilder) throws -> ProfileView {
-        views.profileView(did: account.did.rawValue, handle: account.handle, profile: try store.profile(of: account.did.rawValue))
+        views.profileView(did: account.did.rawValue, handle: account.handle, profile: try store.stories.profile(of: account.did.rawValue))
     }
 }

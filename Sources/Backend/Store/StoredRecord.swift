@@ -22,7 +22,7 @@ public struct StoredRecord: Sendable, Equatable {
 extension StoredRecord {
     /// The record's self-labels as `com.atproto.label.defs#label` values, issued by its author.
     var selfLabels: [Label] {
-        BackendStore.selfLabels(of: value).map {
+        RecordStore.selfLabels(of: value).map {
             Label(src: did, uri: uri.description, cid: cid, val: $0, cts: createdAt)
         }
     }

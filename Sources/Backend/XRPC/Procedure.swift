@@ -1,3 +1,5 @@
+import ATProto
+import HTTPServer
 import Lexicon
 
 /// Every procedure the backend serves, with what its caller's token must be granted and what hatk answers when
@@ -57,5 +59,18 @@ enum Procedure: String, CaseIterable, Sendable {
 
     static func checkBlob(_ viewer: AuthenticatedViewer, _ mimeType: String) throws(BackendError) {
         guard viewer.grantedScope.allowsBlob(mimeType) else { throw BackendError.scopeMissing("blob:\(mimeType)") }
+    }
+
+    /// What a guest may write: favourites, comments and blocks, never a story, a gallery or a photo.
+    static let guestCollections: Set<String> = [FavoriteRecord.collection, CommentRecord.collection, BlockRecord.collection]
+
+    /// Refuses a guest's write outside ``guestCollections`` (and, with a nil collection, any upload): guests watch,
+    /// favourite and comment; only members post.
+    static func checkGuest(_ did: DID, writing collection: String?, accounts: AccountStore) throws {
+        guard try accounts.role(of: did.rawValue) == .guest else { return }
+        if let collection, guestCollections.contains(collection) { return }
+        throw BackendError(
+            .forbidden, status: .forbidden, error: "Forbidden",
+            message: "Guests of this household watch, favourite and comment; only its members post stories")
     }
 }

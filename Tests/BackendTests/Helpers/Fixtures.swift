@@ -49,10 +49,10 @@ struct BackendFixture {
     }
 
     func account(_ name: String, displayName: String? = nil) throws -> DID {
-        let account = try backend.store.createAccount(handle: "\(name).home.test", now: clock.now)
+        let account = try backend.store.accounts.createAccount(handle: "\(name).home.test", now: clock.now)
         if let displayName {
             let profile = ProfileRecord(displayName: displayName, createdAt: clock.now.iso8601)
-            try backend.store.putRecord(
+            try backend.store.records.putRecord(
                 did: account.did, collection: ProfileRecord.collection, rkey: "self",
                 value: try JSONValue(encoding: profile), now: clock.now)
         }
@@ -64,13 +64,13 @@ struct BackendFixture {
     func story(by did: DID, hoursAgo: Double, labels: [String] = [], width: Int = 60, height: Int = 80) throws -> ATURI {
         let jpeg = try Self.jpeg(width: width, height: height, seed: Int(hoursAgo * 10))
         let blob = try backend.blobs.store(jpeg, mimeType: "image/jpeg")
-        try backend.store.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: clock.now)
+        try backend.store.blobs.recordBlob(did: did, cid: blob.cid, mimeType: blob.mimeType, size: blob.size, now: clock.now)
         let created = clock.now.adding(seconds: -hoursAgo * 3600)
         var record = StoryRecord(
             media: BlobRef(cid: blob.cid, mimeType: "image/jpeg", size: blob.size),
             aspectRatio: AspectRatio(width: width, height: height), createdAt: created.iso8601)
         if !labels.isEmpty { record.labels = SelfLabels(labels) }
-        let output = try backend.store.putRecord(
+        let output = try backend.store.records.putRecord(
             did: did, collection: StoryRecord.collection, value: try JSONValue(encoding: record), now: created)
         return try ATURI(output.uri)
     }

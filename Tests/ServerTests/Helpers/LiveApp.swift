@@ -67,7 +67,7 @@ struct LiveApp {
         // Behind a TLS proxy the demo's members get random passwords (DemoPasswordsTests checks that); the tests
         // sign in with the README's in every topology.
         for (handle, _) in seeded where !configuration.isLoopbackOnly {
-            guard let account = try app.backend?.store.account(handle) else { continue }
+            guard let account = try app.backend?.store.accounts.account(handle) else { continue }
             try await app.authServer?.setPassword(String(handle.prefix { $0 != "." }) + "-stories", for: account.did)
         }
         try app.start()

@@ -1,14 +1,19 @@
 public import ATProto
 import Foundation
-import Lexicon
+public import Lexicon
 import Storage
 
-/// Favourites, comments and notifications: records of other people's repos that point at a story.
-extension BackendStore {
+/// Favourites, comments and notifications: records of other people's repos that point at a story; and who blocks
+/// or mutes whom, which decides what of it a viewer sees.
+public final class SocialStore: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
     /// A comment with its author and what the viewer's view of it needs.
     public struct CommentRow: Sendable {
         public var record: StoredRecord
-        public var authorProfile: StoredProfile?
+        public var authorProfile: StoryStore.StoredProfile?
         public var favCount: Int
         public var viewerFavorite: String?
         /// The viewer muted the author.
@@ -19,7 +24,7 @@ extension BackendStore {
     public struct NotificationRow: Sendable {
         public var record: StoredRecord
         public var collection: String
-        public var authorProfile: StoredProfile?
+        public var authorProfile: StoryStore.StoredProfile?
         public var story: String
         /// The story's media CID, for its thumbnail.
         public var storyMedia: String?
@@ -41,8 +46,8 @@ extension BackendStore {
     /// comments the household owner hid are left out. Also the total under the same rules, without the cursor.
     public func comments(on subject: String, viewer: DID?, limit: Int, after cursor: String?) throws -> (rows: [CommentRow], total: Int) {
         let conditions = """
-            c.collection = 'social.grain.comment' AND c.subject = ?2 AND \(Self.notOrphaned("c"))
-                AND \(Self.notHiddenByOwner("c")) AND \(Self.notBlocked("c.did"))
+            c.collection = 'social.grain.comment' AND c.subject = ?2 AND \(StoryStore.notOrphaned("c"))
+                AND \(StoreSQL.notHiddenByOwner("c")) AND \(StoreSQL.notBlocked("c.did"))
             """
         let viewerDID = viewer?.rawValue ?? ""
         return try database.read { connection in
@@ -65,7 +70,7 @@ extension BackendStore {
             return (
                 try rows.map { row in
                     CommentRow(
-                        record: try Self.storedRecord(row), authorProfile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")),
+                        record: try StoreSQL.storedRecord(row), authorProfile: StoreSQL.profile(cid: row.string("pcid"), json: row.string("pvalue")),
                         favCount: row.int("favs") ?? 0, viewerFavorite: row.string("fav"), muted: row.int("muted") == 1)
                 }, total
             )
@@ -87,8 +92,8 @@ extension BackendStore {
                 """, [viewer.rawValue, cursor ?? "9999", limit + 1])
         }.map { row in
             NotificationRow(
-                record: try Self.storedRecord(row), collection: row.string("collection") ?? "",
-                authorProfile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")), story: row.string("story") ?? "",
+                record: try StoreSQL.storedRecord(row), collection: row.string("collection") ?? "",
+                authorProfile: StoreSQL.profile(cid: row.string("pcid"), json: row.string("pvalue")), story: row.string("story") ?? "",
                 storyMedia: row.string("media"))
         }
     }
@@ -111,6 +116,81 @@ extension BackendStore {
         LEFT JOIN records p ON p.did = n.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
         WHERE s.did = ?1 AND s.collection = 'social.grain.story' AND n.did != ?1
             AND (n.collection = 'social.grain.favorite' OR json_extract(n.value, '$.replyTo') IS NULL)
-            AND \(notHiddenByOwner("s")) AND \(notHiddenByOwner("n")) AND \(notMutedOrBlocked("n.did"))
+            AND \(StoreSQL.notHiddenByOwner("s")) AND \(StoreSQL.notHiddenByOwner("n")) AND \(StoreSQL.notMutedOrBlocked("n.did"))
         """
+
+    // MARK: Blocks and mutes
+
+    /// What the viewer hides from their own feeds: whom they muted, whom they block (with the block record, for
+    /// undo) and who blocks them.
+    public struct Relationships: Sendable, Equatable {
+        public var muted: Set<String> = []
+        public var blocking: [String: String] = [:]
+        public var blockedBy: Set<String> = []
+
+        /// Every DID whose stories the viewer should not see.
+        public var hiddenAuthors: Set<String> { muted.union(blocking.keys).union(blockedBy) }
+    }
+
+    public func relationships(of viewer: DID) throws -> Relationships {
+        try database.read { connection in
+            var relationships = Relationships()
+            for row in try connection.query("SELECT subject FROM mutes WHERE did = ?", [viewer.rawValue]) {
+                if let did = row.string("subject") { relationships.muted.insert(did) }
+            }
+            for row in try connection.query(
+                "SELECT subject, uri FROM records WHERE did = ? AND collection = 'social.grain.graph.block' ORDER BY created_at",
+                [viewer.rawValue])
+            {
+                if let did = row.string("subject"), relationships.blocking[did] == nil { relationships.blocking[did] = row.string("uri") }
+            }
+            for row in try connection.query(
+                "SELECT did FROM records WHERE collection = 'social.grain.graph.block' AND subject = ?", [viewer.rawValue])
+            {
+                if let did = row.string("did") { relationships.blockedBy.insert(did) }
+            }
+            return relationships
+        }
+    }
+
+    /// How `viewer` relates to `actor`: the viewer's block of them, their block of the viewer, a mute.
+    public func relationship(of viewer: DID, to actor: String) throws -> ProfileViewerState {
+        try database.read { connection in
+            let blocking = try connection.queryOne(
+                """
+                SELECT uri FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?
+                ORDER BY created_at LIMIT 1
+                """, [viewer.rawValue, actor])?.string("uri")
+            let blockedBy =
+                try connection.queryOne(
+                    "SELECT 1 AS x FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?",
+                    [actor, viewer.rawValue]) != nil
+            let muted = try connection.queryOne("SELECT 1 AS x FROM mutes WHERE did = ? AND subject = ?", [viewer.rawValue, actor]) != nil
+            return ProfileViewerState(blocking: blocking, blockedBy: blockedBy ? true : nil, muted: muted ? true : nil)
+        }
+    }
+
+    /// The viewer's block of `subject`, if any (a second block of the same account is not written twice).
+    public func block(by viewer: DID, of subject: String) throws -> (uri: String, cid: String)? {
+        try database.read {
+            try $0.queryOne(
+                """
+                SELECT uri, cid FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?
+                ORDER BY created_at LIMIT 1
+                """, [viewer.rawValue, subject])
+        }.flatMap { row in row.string("uri").map { ($0, row.string("cid") ?? "") } }
+    }
+
+    /// Whether either account blocks the other: a block in either direction keeps them out of each other's stories,
+    /// threads and favourites.
+    public func isBlocked(between one: String, and other: String) throws -> Bool {
+        try database.read {
+            try $0.queryOne(
+                """
+                SELECT 1 AS x FROM records WHERE collection = 'social.grain.graph.block'
+                    AND ((did = ?1 AND subject = ?2) OR (did = ?2 AND subject = ?1))
+                LIMIT 1
+                """, [one, other])
+        } != nil
+    }
 }

@@ -4,7 +4,16 @@ import Lexicon
 import Storage
 
 /// Reports (`dev.hatk.createReport`) and what the household owner does with them.
-extension BackendStore {
+public final class ModerationStore: Sendable {
+    let database: Database
+    /// Whether the one acting owns the household, and the DID behind a URI named by handle.
+    let accounts: AccountStore
+
+    init(database: Database, accounts: AccountStore) {
+        self.database = database
+        self.accounts = accounts
+    }
+
     /// Unresolved reports one member may have waiting; more are refused until the owner reviews them.
     public static let maxOpenReportsPerReporter = 100
     /// `reason` is at most this many characters (hatk's limit).
@@ -74,7 +83,7 @@ extension BackendStore {
     /// image stops being served), and the open reports about it are resolved as `hidden`. Only the owner may.
     public func hideRecord(_ uri: ATURI, by owner: DID, now: UTCTime) throws {
         try requireOwner(owner)
-        let canonical = try account(uri.authority).map { ATURI(authority: $0.did.rawValue, collection: uri.collection, rkey: uri.rkey) } ?? uri
+        let canonical = try accounts.canonical(uri) ?? uri
         try database.write { connection in
             try connection.execute(
                 "INSERT OR IGNORE INTO hidden_records (uri, hidden_by, created_at) VALUES (?, ?, ?)",
@@ -90,7 +99,7 @@ extension BackendStore {
     /// Serves a hidden record again. Only the owner may.
     public func unhideRecord(_ uri: ATURI, by owner: DID) throws {
         try requireOwner(owner)
-        let canonical = try account(uri.authority).map { ATURI(authority: $0.did.rawValue, collection: uri.collection, rkey: uri.rkey) } ?? uri
+        let canonical = try accounts.canonical(uri) ?? uri
         try database.write { try $0.execute("DELETE FROM hidden_records WHERE uri = ?", [canonical.description]) }
     }
 
@@ -113,6 +122,6 @@ extension BackendStore {
     }
 
     func requireOwner(_ did: DID) throws {
-        guard try isOwner(did.rawValue) else { throw HouseholdError.notOwner }
+        guard try accounts.isOwner(did.rawValue) else { throw HouseholdStore.HouseholdError.notOwner }
     }
 }

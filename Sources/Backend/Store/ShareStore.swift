@@ -5,7 +5,11 @@ import Storage
 
 /// Share links: whoever has `/s/<token>` sees that one story until its 24 hours end or its author revokes the link.
 /// Only the token's hash is stored, so the link is shown once, to its author.
-extension BackendStore {
+public final class ShareStore: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
     /// One share link as its author's list shows it; `id` names it in forms and is not the link's secret.
     public struct Share: Sendable, Equatable {
         public var id: String
@@ -22,7 +26,7 @@ extension BackendStore {
             try $0.execute(
                 "INSERT INTO shares (id, token_hash, story_uri, author, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    SecureRandom.token(byteCount: 9), Self.tokenHash(token), story.description, author.rawValue, now.iso8601,
+                    SecureRandom.token(byteCount: 9), StoreSQL.tokenHash(token), story.description, author.rawValue, now.iso8601,
                     expiresAt.iso8601,
                 ])
         }
@@ -33,7 +37,7 @@ extension BackendStore {
     /// whether the token ever existed.
     public func share(token: String, now: UTCTime) throws -> Share? {
         try database.read {
-            try $0.queryOne(Self.shareColumns + " WHERE s.token_hash = ? AND " + Self.live, [Self.tokenHash(token), now.iso8601])
+            try $0.queryOne(Self.shareColumns + " WHERE s.token_hash = ? AND " + Self.live, [StoreSQL.tokenHash(token), now.iso8601])
         }.flatMap(Self.share)
     }
 

@@ -1,14 +1,40 @@
 import ATProto
 import HTTPServer
 import Lexicon
-import Logging
-import Storage
 
 /// `GET /xrpc/<nsid>`: parse the parameters hatk's way, call ``BackendQueries``, encode.
-extension EmbeddedBackend {
+final class QueryHandler: Sendable {
+    let queries: BackendQueries
+    /// Who a request acts for; nil makes every request anonymous.
+    let authenticator: (any ViewerAuthenticator)?
+    /// Every XRPC query needs a viewer the authenticator admits (a household whose stories are its own); false lets
+    /// anyone read, as hatk does.
+    let privateReads: Bool
+    /// The origin a request was sent to, for absolute image URLs in views; nil gives relative `/img/…` URLs.
+    let origin: @Sendable (Request) -> String?
+    /// Answers `getBlob`.
+    let files: BlobHandler
+
+    init(
+        queries: BackendQueries, authenticator: (any ViewerAuthenticator)?, privateReads: Bool,
+        origin: @escaping @Sendable (Request) -> String?, files: BlobHandler
+    ) {
+        self.queries = queries
+        self.authenticator = authenticator
+        self.privateReads = privateReads
+        self.origin = origin
+        self.files = files
+    }
+
+    /// The image base of a request's views: the origin it was sent to, without a trailing slash.
+    func imageBase(for request: Request) -> String {
+        let base = origin(request) ?? ""
+        return base.hasSuffix("/") ? String(base.dropLast()) : base
+    }
+
     func query(_ request: Request) async throws -> Response {
         let nsid = try request.parameters.require("nsid")
-        var response = await answer(nsid) {
+        var response = await XRPC.answer(nsid) {
             // One look at the credentials: a DPoP proof is good once (its jti is recorded).
             let viewer = try await self.readViewer(request)
             if self.privateReads, viewer == nil { throw BackendError.authenticationRequired }
@@ -29,7 +55,6 @@ extension EmbeddedBackend {
     }
 
     private func runQuery(_ nsid: String, _ request: Request, viewer: DID?) async throws -> Response {
-        let queries = self.queries
         let base = imageBase(for: request)
         switch nsid {
         case "social.grain.unspecced.getStoryAuthors":
@@ -83,24 +108,9 @@ extension EmbeddedBackend {
             guard let uri = try? ATURI(raw) else { throw BackendError.invalidRequest("Invalid AT-URI: \(raw.prefix(200))") }
             return XRPC.json(try queries.record(uri))
         case "com.atproto.sync.getBlob":
-            return try getBlob(request)
+            return try files.getBlob(request)
         default:
             return XRPC.error(.notFound, "Method not found: \(nsid.prefix(200))")
-        }
-    }
-
-    /// Runs a handler, turning a ``BackendError`` into hatk's answer and a database failure into a logged 500.
-    func answer(_ nsid: String, _ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let failure as BackendError {
-            return XRPC.error(failure)
-        } catch let error as StorageError where error.isFull {
-            log.error("\(nsid): \(error)")
-            return XRPC.error(.insufficientStorage, error: "InsufficientStorage", message: "The server has no room left; nothing was changed")
-        } catch {
-            log.error("\(nsid): \(error)")
-            return XRPC.error(.internalServerError, error: "InternalServerError", message: "The request failed on the server")
         }
     }
 

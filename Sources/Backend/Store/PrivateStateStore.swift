@@ -1,89 +1,20 @@
 public import ATProto
 import Foundation
-public import Lexicon
+import Lexicon
 import Storage
 
 /// State private to one account that lives in the appview, not in any repo: mutes, seen marks, preferences.
-extension BackendStore {
+public final class PrivateStateStore: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
     /// Seen marks are kept while their story is at most this old; the archive shows older ones unmarked.
     public static let viewRetention: Double = 7 * 86400
     /// Bounds on `dev.hatk.putPreference`, so one account cannot fill the disk.
     public static let maxPreferenceKeyBytes = 100
     public static let maxPreferenceValueBytes = 16 * 1024
     public static let maxPreferencesPerAccount = 64
-
-    /// What the viewer hides from their own feeds: whom they muted, whom they block (with the block record, for
-    /// undo) and who blocks them.
-    public struct Relationships: Sendable, Equatable {
-        public var muted: Set<String> = []
-        public var blocking: [String: String] = [:]
-        public var blockedBy: Set<String> = []
-
-        /// Every DID whose stories the viewer should not see.
-        public var hiddenAuthors: Set<String> { muted.union(blocking.keys).union(blockedBy) }
-    }
-
-    public func relationships(of viewer: DID) throws -> Relationships {
-        try database.read { connection in
-            var relationships = Relationships()
-            for row in try connection.query("SELECT subject FROM mutes WHERE did = ?", [viewer.rawValue]) {
-                if let did = row.string("subject") { relationships.muted.insert(did) }
-            }
-            for row in try connection.query(
-                "SELECT subject, uri FROM records WHERE did = ? AND collection = 'social.grain.graph.block' ORDER BY created_at",
-                [viewer.rawValue])
-            {
-                if let did = row.string("subject"), relationships.blocking[did] == nil { relationships.blocking[did] = row.string("uri") }
-            }
-            for row in try connection.query(
-                "SELECT did FROM records WHERE collection = 'social.grain.graph.block' AND subject = ?", [viewer.rawValue])
-            {
-                if let did = row.string("did") { relationships.blockedBy.insert(did) }
-            }
-            return relationships
-        }
-    }
-
-    /// How `viewer` relates to `actor`: the viewer's block of them, their block of the viewer, a mute.
-    public func relationship(of viewer: DID, to actor: String) throws -> ProfileViewerState {
-        try database.read { connection in
-            let blocking = try connection.queryOne(
-                """
-                SELECT uri FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?
-                ORDER BY created_at LIMIT 1
-                """, [viewer.rawValue, actor])?.string("uri")
-            let blockedBy =
-                try connection.queryOne(
-                    "SELECT 1 AS x FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?",
-                    [actor, viewer.rawValue]) != nil
-            let muted = try connection.queryOne("SELECT 1 AS x FROM mutes WHERE did = ? AND subject = ?", [viewer.rawValue, actor]) != nil
-            return ProfileViewerState(blocking: blocking, blockedBy: blockedBy ? true : nil, muted: muted ? true : nil)
-        }
-    }
-
-    /// The viewer's block of `subject`, if any (a second block of the same account is not written twice).
-    public func block(by viewer: DID, of subject: String) throws -> (uri: String, cid: String)? {
-        try database.read {
-            try $0.queryOne(
-                """
-                SELECT uri, cid FROM records WHERE did = ? AND collection = 'social.grain.graph.block' AND subject = ?
-                ORDER BY created_at LIMIT 1
-                """, [viewer.rawValue, subject])
-        }.flatMap { row in row.string("uri").map { ($0, row.string("cid") ?? "") } }
-    }
-
-    /// Whether either account blocks the other: a block in either direction keeps them out of each other's stories,
-    /// threads and favourites.
-    public func isBlocked(between one: String, and other: String) throws -> Bool {
-        try database.read {
-            try $0.queryOne(
-                """
-                SELECT 1 AS x FROM records WHERE collection = 'social.grain.graph.block'
-                    AND ((did = ?1 AND subject = ?2) OR (did = ?2 AND subject = ?1))
-                LIMIT 1
-                """, [one, other])
-        } != nil
-    }
 
     // MARK: Mutes
 
@@ -110,7 +41,7 @@ extension BackendStore {
     public struct GraphRow: Sendable {
         public var did: String
         public var handle: String?
-        public var profile: StoredProfile?
+        public var profile: StoryStore.StoredProfile?
         public var createdAt: String
         public var blockURI: String?
     }
@@ -145,7 +76,7 @@ extension BackendStore {
     static func graphRow(_ row: Row) -> GraphRow {
         GraphRow(
             did: row.string("did") ?? "", handle: row.string("handle"),
-            profile: profile(cid: row.string("pcid"), json: row.string("pvalue")), createdAt: row.string("created_at") ?? "",
+            profile: StoreSQL.profile(cid: row.string("pcid"), json: row.string("pvalue")), createdAt: row.string("created_at") ?? "",
             blockURI: row.string("uri"))
     }
 

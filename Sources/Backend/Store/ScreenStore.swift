@@ -6,7 +6,16 @@ import Storage
 /// Paired screens: a wall tablet that shows the household's kiosk with a credential of its own, not a member's
 /// session. A member makes a one-time pairing link; the browser that opens it gets the screen's credential. Both
 /// are stored only as hashes, so neither can be read back out of the database.
-extension BackendStore {
+public final class ScreenStore: Sendable {
+    let database: Database
+    /// Paired screens by credential hash: a kiosk's fast path reads no database.
+    let knownScreens: UntilNextWrite<String, Screen>
+
+    init(database: Database) {
+        self.database = database
+        knownScreens = UntilNextWrite(database: database, capacity: 256)
+    }
+
     /// A pairing link works once, for ten minutes.
     public static let pairingLifetime: Double = 600
     /// A screen's last-seen time is written at most this often, so a kiosk's requests are reads.
@@ -39,7 +48,7 @@ extension BackendStore {
                 """,
                 [
                     SecureRandom.token(byteCount: 9), name, member.rawValue, kioskQuery, memories ? 1 : 0, now.iso8601,
-                    Self.tokenHash(token), now.adding(seconds: Self.pairingLifetime).iso8601,
+                    StoreSQL.tokenHash(token), now.adding(seconds: Self.pairingLifetime).iso8601,
                 ])
         }
         return token
@@ -57,7 +66,7 @@ extension BackendStore {
             guard var screen = try Self.pending(token, now: now, connection) else { return nil }
             try connection.execute(
                 "UPDATE screens SET pairing_hash = NULL, credential_hash = ?, paired_at = ?, last_seen = ? WHERE id = ?",
-                [Self.tokenHash(credential), now.iso8601, now.iso8601, screen.id])
+                [StoreSQL.tokenHash(credential), now.iso8601, now.iso8601, screen.id])
             screen.pairedAt = now.iso8601
             screen.lastSeen = now.iso8601
             return (credential, screen)
@@ -66,7 +75,7 @@ extension BackendStore {
 
     /// The screen a credential belongs to, while it is paired and its member may act; notes when it was last seen.
     public func screen(credential: String, now: UTCTime) throws -> Screen? {
-        let hash = Self.tokenHash(credential)
+        let hash = StoreSQL.tokenHash(credential)
         let commits = knownScreens.commits
         let found = try database.read { connection in
             try connection.queryOne(Self.screenColumns + " WHERE s.credential_hash = ? AND a.disabled_at IS NULL", [hash]).flatMap(Self.screen)
@@ -85,7 +94,7 @@ extension BackendStore {
     /// its sighting is due (the full path writes it). For the kiosk's fast path; removing a screen, or its member, is
     /// a write, so a removed screen is never found here.
     public func knownScreen(credential: String, now: UTCTime) -> Screen? {
-        guard let screen = knownScreens.value(for: Self.tokenHash(credential)), !Self.sightingIsDue(screen, now: now) else { return nil }
+        guard let screen = knownScreens.value(for: StoreSQL.tokenHash(credential)), !Self.sightingIsDue(screen, now: now) else { return nil }
         return screen
     }
 
@@ -95,7 +104,7 @@ extension BackendStore {
     }
 
     /// Every paired screen, most recently seen first.
-    public func screens() throws -> [Screen] {
+    public func all() throws -> [Screen] {
         try database.read {
             try $0.query(Self.screenColumns + " WHERE s.credential_hash IS NOT NULL ORDER BY s.last_seen DESC, s.name").compactMap(Self.screen)
         }
@@ -125,7 +134,7 @@ extension BackendStore {
     static func pending(_ token: String, now: UTCTime, _ connection: Connection) throws -> Screen? {
         try connection.queryOne(
             Self.screenColumns + " WHERE s.pairing_hash = ? AND s.pairing_expires > ? AND a.disabled_at IS NULL",
-            [Self.tokenHash(token), now.iso8601]
+            [StoreSQL.tokenHash(token), now.iso8601]
         ).flatMap(Self.screen)
     }
 
@@ -136,8 +145,4 @@ extension BackendStore {
             memories: row.int("memories") == 1, createdAt: row.string("created_at") ?? "", pairedAt: row.string("paired_at"),
             lastSeen: row.string("last_seen"))
     }
-
-    /// How a link's token or a credential is stored: its SHA-256, so a lookup compares hashes and a copy of the
-    /// database holds nothing that opens anything.
-    static func tokenHash(_ token: String) -> String { Hex.encode(SHA256.hash(token)) }
 }

@@ -4,7 +4,7 @@ import Lexicon
 
 /// The household's rules for comments and favourites, kept by the backend itself: the front closes comments on
 /// expired stories and hides blocked authors, but any member's token can call `createRecord` directly.
-extension EmbeddedBackend {
+extension WriteHandler {
     /// Refuses a comment on a story that is not there (or is hidden), has expired, or whose author and the commenter
     /// block each other, and a favourite between two accounts that block each other. Other collections pass.
     func checkSocialRules(_ record: JSONValue, collection: String, did: DID) throws {
@@ -18,7 +18,7 @@ extension EmbeddedBackend {
     private func checkComment(_ record: JSONValue, did: DID) throws {
         let subject = record["subject"]?.stringValue ?? ""
         guard let uri = try? ATURI(subject), uri.collection == StoryRecord.collection,
-            let story = try store.record(uri), !story.isHidden
+            let story = try records.record(uri), !story.isHidden
         else {
             throw Self.refusal("There is no story \(subject.prefix(200)) on this server to comment on")
         }
@@ -27,7 +27,7 @@ extension EmbeddedBackend {
         if created.map({ StoryRecord.isExpired(createdAt: $0, now: clock()) }) ?? true {
             throw Self.refusal("Comments are closed on this story: it expired 24 hours after it was posted")
         }
-        if try store.isBlocked(between: story.did, and: did.rawValue) {
+        if try social.isBlocked(between: story.did, and: did.rawValue) {
             throw Self.refusal("You cannot comment on this story: you and its author block each other")
         }
     }
@@ -35,9 +35,9 @@ extension EmbeddedBackend {
     private func checkFavorite(_ record: JSONValue, did: DID) throws {
         // A favourite's subject may be a story or a comment; one that is not here has no author to ask.
         guard let subject = record["subject"]?.stringValue, let uri = try? ATURI(subject),
-            let target = try store.record(uri)
+            let target = try records.record(uri)
         else { return }
-        if try store.isBlocked(between: target.did, and: did.rawValue) {
+        if try social.isBlocked(between: target.did, and: did.rawValue) {
             throw Self.refusal("You cannot favourite this: you and its author block each other")
         }
     }

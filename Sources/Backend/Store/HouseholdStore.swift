@@ -4,7 +4,11 @@ import Foundation
 import Storage
 
 /// The household's own administration: who owns it, and invitations for new members.
-extension BackendStore {
+public final class HouseholdStore: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
     public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible {
         case alreadySetUp
         case inviteInvalid
@@ -38,15 +42,6 @@ extension BackendStore {
         return account
     }
 
-    public func isOwner(_ did: String) throws -> Bool { try role(of: did) == .owner }
-
-    /// The role of the account `did`; nil when there is no such account.
-    public func role(of did: String) throws -> AccountRole? {
-        try database.read {
-            try $0.queryOne("SELECT role FROM accounts WHERE did = ?", [did]).map { AccountRole(stored: $0.string("role")) }
-        }
-    }
-
     /// A new single-use invitation that makes its user a `role`; only its hash is stored, so the link is shown once.
     public func createInvite(by owner: DID, role: AccountRole = .member, now: UTCTime) throws -> String {
         guard role != .owner else { throw HouseholdError.notOwner }
@@ -54,7 +49,7 @@ extension BackendStore {
         try database.write {
             try $0.execute(
                 "INSERT INTO invites (token_hash, created_by, created_at, expires_at, role) VALUES (?, ?, ?, ?, ?)",
-                [Self.tokenHash(token), owner.rawValue, now.iso8601, now.adding(seconds: Self.inviteLifetime).iso8601, role.rawValue])
+                [StoreSQL.tokenHash(token), owner.rawValue, now.iso8601, now.adding(seconds: Self.inviteLifetime).iso8601, role.rawValue])
         }
         return token
     }
@@ -66,7 +61,7 @@ extension BackendStore {
         try database.read {
             try $0.queryOne(
                 "SELECT role FROM invites WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL AND expires_at > ?",
-                [Self.tokenHash(token), now.iso8601]
+                [StoreSQL.tokenHash(token), now.iso8601]
             ).map { AccountRole(stored: $0.string("role")) }
         }
     }
@@ -78,7 +73,7 @@ extension BackendStore {
             guard
                 let invite = try connection.queryOne(
                     "SELECT role FROM invites WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL AND expires_at > ?",
-                    [Self.tokenHash(token), now.iso8601])
+                    [StoreSQL.tokenHash(token), now.iso8601])
             else { throw HouseholdError.inviteInvalid }
             account.role = AccountRole(stored: invite.string("role"))
             guard account.role != .owner else { throw HouseholdError.inviteInvalid }
@@ -89,8 +84,53 @@ extension BackendStore {
                 "INSERT INTO accounts (did, handle, created_at, role) VALUES (?, ?, ?, ?)",
                 [account.did.rawValue, account.handle, account.createdAt, account.role.rawValue])
             try connection.execute(
-                "UPDATE invites SET used_by = ? WHERE token_hash = ?", [account.did.rawValue, Self.tokenHash(token)])
+                "UPDATE invites SET used_by = ? WHERE token_hash = ?", [account.did.rawValue, StoreSQL.tokenHash(token)])
         }
         return account
+    }
+
+    // MARK: Invitations
+
+    /// An invitation as the owner's page lists it; `id` is the stored hash (never the link's token).
+    public struct Invitation: Sendable, Equatable {
+        public var id: String
+        public var createdAt: String
+        public var expiresAt: String
+        public var usedBy: String?
+        public var revokedAt: String?
+        /// What the invitation makes its user.
+        public var role: AccountRole
+
+        /// `open`, `used`, `revoked` or `expired` at `now`.
+        public func state(now: UTCTime) -> String {
+            if revokedAt != nil { return "revoked" }
+            if usedBy != nil { return "used" }
+            return expiresAt <= now.iso8601 ? "expired" : "open"
+        }
+    }
+
+    /// Invitations, newest first (at most 100).
+    public func invitations() throws -> [Invitation] {
+        try database.read {
+            try $0.query(
+                """
+                SELECT i.token_hash, i.created_at, i.expires_at, a.handle AS used_by, i.revoked_at, i.role
+                FROM invites i LEFT JOIN accounts a ON a.did = i.used_by ORDER BY i.created_at DESC LIMIT 100
+                """)
+        }.map {
+            Invitation(
+                id: $0.string("token_hash") ?? "", createdAt: $0.string("created_at") ?? "", expiresAt: $0.string("expires_at") ?? "",
+                usedBy: $0.string("used_by"), revokedAt: $0.string("revoked_at"), role: AccountRole(stored: $0.string("role")))
+        }
+    }
+
+    /// Takes back an unused invitation; false when there is no such open invitation.
+    @discardableResult
+    public func revokeInvitation(id: String, now: UTCTime) throws -> Bool {
+        try database.write { connection in
+            try connection.execute(
+                "UPDATE invites SET revoked_at = ? WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL", [now.iso8601, id])
+            return connection.changes == 1
+        }
     }
 }

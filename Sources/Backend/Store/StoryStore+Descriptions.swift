@@ -3,7 +3,8 @@ import Foundation
 import Lexicon
 import Storage
 
-extension BackendStore {
+/// What a story's photo shows, in its author's words (alt text, and a caption when they choose).
+extension StoryStore {
     /// The longest description kept, in characters (Bluesky's alt text allows 2,000; a story's photo needs less).
     public static let maxDescription = 1_000
 

@@ -3,8 +3,17 @@ import Foundation
 import Storage
 
 /// The owner's administration of members: who they are and what they store, disabling, removal after a grace
-/// period (with an undo until then), per-member quotas, and the invitations still open.
-extension BackendStore {
+/// period (with an undo until then) and per-member quotas.
+public final class MemberStore: Sendable {
+    let database: Database
+    /// Resolves a member named by handle.
+    let accounts: AccountStore
+
+    init(database: Database, accounts: AccountStore) {
+        self.database = database
+        self.accounts = accounts
+    }
+
     /// How long a removal waits before the member's records and blobs are deleted; until then it can be undone.
     public static let removalGrace: Double = 7 * 86400
 
@@ -42,7 +51,7 @@ extension BackendStore {
     }
 
     /// Every account, the owner first, then by handle.
-    public func members() throws -> [Member] {
+    public func all() throws -> [Member] {
         try database.read { connection in
             try connection.query(
                 """
@@ -57,8 +66,8 @@ extension BackendStore {
 
     /// One member by DID or handle.
     public func member(_ actor: String) throws -> Member? {
-        guard let account = try account(actor) else { return nil }
-        return try members().first { $0.did == account.did.rawValue }
+        guard let account = try accounts.account(actor) else { return nil }
+        return try all().first { $0.did == account.did.rawValue }
     }
 
     static func member(_ row: Row) -> Member {
@@ -169,64 +178,5 @@ extension BackendStore {
                 """, [did.rawValue])
             return (row?.int("used") ?? 0, row?.int("quota_bytes"))
         }
-    }
-
-    /// Whether `did` already owns the blob `cid` (a repeated upload costs no quota).
-    func ownsBlob(did: DID, cid: String) throws -> Bool {
-        try database.read {
-            try $0.queryOne("SELECT 1 AS x FROM blobs WHERE did = ? AND cid = ?", [did.rawValue, cid]) != nil
-        }
-    }
-
-    // MARK: Invitations
-
-    /// An invitation as the owner's page lists it; `id` is the stored hash (never the link's token).
-    public struct Invitation: Sendable, Equatable {
-        public var id: String
-        public var createdAt: String
-        public var expiresAt: String
-        public var usedBy: String?
-        public var revokedAt: String?
-        /// What the invitation makes its user.
-        public var role: AccountRole
-
-        /// `open`, `used`, `revoked` or `expired` at `now`.
-        public func state(now: UTCTime) -> String {
-            if revokedAt != nil { return "revoked" }
-            if usedBy != nil { return "used" }
-            return expiresAt <= now.iso8601 ? "expired" : "open"
-        }
-    }
-
-    /// Invitations, newest first (at most 100).
-    public func invitations() throws -> [Invitation] {
-        try database.read {
-            try $0.query(
-                """
-                SELECT i.token_hash, i.created_at, i.expires_at, a.handle AS used_by, i.revoked_at, i.role
-                FROM invites i LEFT JOIN accounts a ON a.did = i.used_by ORDER BY i.created_at DESC LIMIT 100
-                """)
-        }.map {
-            Invitation(
-                id: $0.string("token_hash") ?? "", createdAt: $0.string("created_at") ?? "", expiresAt: $0.string("expires_at") ?? "",
-                usedBy: $0.string("used_by"), revokedAt: $0.string("revoked_at"), role: AccountRole(stored: $0.string("role")))
-        }
-    }
-
-    /// Takes back an unused invitation; false when there is no such open invitation.
-    @discardableResult
-    public func revokeInvitation(id: String, now: UTCTime) throws -> Bool {
-        try database.write { connection in
-            try connection.execute(
-                "UPDATE invites SET revoked_at = ? WHERE token_hash = ? AND used_by IS NULL AND revoked_at IS NULL", [now.iso8601, id])
-            return connection.changes == 1
-        }
-    }
-}
-
-extension Optional {
-    func orThrow(_ error: some Error) throws -> Wrapped {
-        guard let self else { throw error }
-        return self
     }
 }

@@ -3,8 +3,17 @@ import Foundation
 public import Lexicon
 import Storage
 
-/// The story queries, with the 24-hour window computed at query time from createdAt.
-extension BackendStore {
+/// The story queries, with the 24-hour window computed at query time from createdAt, and the authors' profiles and
+/// descriptions that ride along.
+public final class StoryStore: Sendable {
+    let database: Database
+    /// Resolves a story URI named by handle.
+    let accounts: AccountStore
+
+    init(database: Database, accounts: AccountStore) {
+        self.database = database
+        self.accounts = accounts
+    }
 
     /// A story author of the strip: their DID and handle, profile record, count and newest createdAt.
     public struct AuthorRow: Sendable {
@@ -38,23 +47,6 @@ extension BackendStore {
         public var clipMilliseconds: Int? = nil
     }
 
-    /// The condition that drops authors the viewer muted and authors blocked in either direction (`did` is the
-    /// author column, `?1` the viewer, or `''` for nobody).
-    static func notMutedOrBlocked(_ did: String) -> String {
-        """
-        \(did) NOT IN (SELECT subject FROM mutes WHERE did = ?1)
-        AND \(notBlocked(did))
-        """
-    }
-
-    /// The condition that drops authors blocked in either direction (`?1` is the viewer).
-    static func notBlocked(_ did: String) -> String {
-        """
-        \(did) NOT IN (SELECT b.subject FROM records b WHERE b.did = ?1 AND b.collection = 'social.grain.graph.block')
-        AND \(did) NOT IN (SELECT b.did FROM records b WHERE b.collection = 'social.grain.graph.block' AND b.subject = ?1)
-        """
-    }
-
     /// Authors with stories newer than `now - 24h`, newest first. Like hatk at a312914, stories an author self-labelled
     /// with a hide-severity label still count (no query serves them); stories the household owner hid do not. For a
     /// viewer, authors they muted or that are blocked either way are left out, and the viewed state rides along.
@@ -70,8 +62,8 @@ extension BackendStore {
                 JOIN accounts a ON a.did = s.did
                 LEFT JOIN records p ON p.did = s.did AND p.collection = 'social.grain.actor.profile' AND p.rkey = 'self'
                 LEFT JOIN story_views v ON v.did = ?1 AND v.subject = s.uri
-                WHERE s.collection = 'social.grain.story' AND s.created_at > ?2 AND \(Self.notHiddenByOwner("s"))
-                    AND \(Self.notMutedOrBlocked("s.did"))
+                WHERE s.collection = 'social.grain.story' AND s.created_at > ?2 AND \(StoreSQL.notHiddenByOwner("s"))
+                    AND \(StoreSQL.notMutedOrBlocked("s.did"))
                 GROUP BY s.did
                 ORDER BY latest DESC
                 """, [viewer?.rawValue ?? "", cutoff])
@@ -79,7 +71,7 @@ extension BackendStore {
         return rows.map { row in
             AuthorRow(
                 did: row.string("did") ?? "", handle: row.string("handle") ?? "",
-                profile: Self.profile(cid: row.string("pcid"), json: row.string("pvalue")),
+                profile: StoreSQL.profile(cid: row.string("pcid"), json: row.string("pvalue")),
                 storyCount: row.int("n") ?? 0, latestAt: row.string("latest") ?? "",
                 unviewedCount: viewer == nil ? nil : row.int("unviewed") ?? row.int("n"),
                 lastViewedAt: viewer == nil ? nil : row.string("last_viewed"))
@@ -109,15 +101,15 @@ extension BackendStore {
 
     static func storyRow(_ row: Row) throws -> StoryRow {
         StoryRow(
-            record: try storedRecord(row), commentCount: row.int("comments") ?? 0, favorite: row.string("fav"),
+            record: try StoreSQL.storedRecord(row), commentCount: row.int("comments") ?? 0, favorite: row.string("fav"),
             viewed: row.int("viewed") == 1, description: row.string("description"), caption: row.int("caption") == 1,
             clipMilliseconds: row.int("clip_ms"))
     }
 
     /// The select of a story list, with the extras, leaving out hidden stories.
     static func storySelect(where condition: String) -> String {
-        recordColumns + storyExtras + recordFrom
-            + " WHERE r.collection = 'social.grain.story' AND r.hidden = 0 AND \(notHiddenByOwner("r")) AND "
+        StoreSQL.recordColumns + storyExtras + StoreSQL.recordFrom
+            + " WHERE r.collection = 'social.grain.story' AND r.hidden = 0 AND \(StoreSQL.notHiddenByOwner("r")) AND "
             + condition
     }
 
@@ -142,11 +134,11 @@ extension BackendStore {
 
     /// One story with its extras, hidden or not (the caller decides what to serve).
     public func storyRow(_ uri: ATURI, viewer: DID? = nil) throws -> StoryRow? {
-        guard let account = try account(uri.authority) else { return nil }
-        let canonical = ATURI(authority: account.did.rawValue, collection: uri.collection, rkey: uri.rkey)
+        guard let canonical = try accounts.canonical(uri) else { return nil }
         return try database.read {
             try $0.queryOne(
-                Self.recordColumns + Self.storyExtras + Self.recordFrom + " WHERE r.uri = ?2", [viewer?.rawValue ?? "", canonical.description])
+                StoreSQL.recordColumns + Self.storyExtras + StoreSQL.recordFrom + " WHERE r.uri = ?2",
+                [viewer?.rawValue ?? "", canonical.description])
         }.map(Self.storyRow)
     }
 
@@ -157,12 +149,6 @@ extension BackendStore {
                 "SELECT cid, value FROM records WHERE did = ? AND collection = 'social.grain.actor.profile' AND rkey = 'self'",
                 [did])
         }
-        return Self.profile(cid: row?.string("cid"), json: row?.string("value"))
-    }
-
-    static func profile(cid: String?, json: String?) -> StoredProfile? {
-        guard let cid, let json, let record = try? JSONDecoder().decode(ProfileRecord.self, from: Data(json.utf8))
-        else { return nil }
-        return StoredProfile(cid: cid, record: record)
+        return StoreSQL.profile(cid: row?.string("cid"), json: row?.string("value"))
     }
 }

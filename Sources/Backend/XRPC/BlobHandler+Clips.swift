@@ -11,19 +11,19 @@ struct CheckedClip: Sendable {
     var poster: [UInt8]
 }
 
-extension EmbeddedBackend {
+extension BlobHandler {
     /// `uploadBlob` of a clip: its body (already a file beside the blobs) is renamed to a file of its own, checked
     /// by ffprobe, its poster taken by ffmpeg (both in bounded child processes: the bytes came from a client, and no
     /// decoder runs on them in this process), and then renamed into place. Its bytes are never read into memory but
     /// to hash them; the file is removed whatever happens.
     func uploadClip(_ body: BodyContent, viewer: DID, with clips: ClipProcessor) async throws -> Response {
-        let path = blobs.temporary + "/clip-" + UUID().uuidString + AtomicFile.temporarySuffix
+        let path = files.temporary + "/clip-" + UUID().uuidString + AtomicFile.temporarySuffix
         defer { unlink(path) }
         let unkept = XRPC.error(.internalServerError, error: "InternalServerError", message: "The clip could not be kept; nothing was stored")
         do {
             switch body {
             case .file(let file): try file.persist(to: path)
-            case .bytes(let bytes): try AtomicFile.write(bytes, to: path, temporaryDirectory: blobs.temporary)
+            case .bytes(let bytes): try AtomicFile.write(bytes, to: path, temporaryDirectory: files.temporary)
             }
         } catch {
             log.error("uploadBlob: \(error)")
@@ -35,15 +35,15 @@ extension EmbeddedBackend {
         case .failure(let error): return Self.refusal(error)
         }
         let identity: (cid: String, size: Int)
-        do { identity = try blobs.identity(ofFileAt: path) } catch {
+        do { identity = try files.identity(ofFileAt: path) } catch {
             log.error("uploadBlob: \(error)")
             return unkept
         }
         return try await storeBlob(
             viewer: viewer, size: identity.size, cid: { identity.cid },
-            recorded: { store, cid in try store.recordClip(cid: cid, durationMs: checked.durationMs) }
-        ) { blobs in
-            try blobs.store(clipAt: path, identity: identity, poster: checked.poster)
+            recorded: { rows, cid in try rows.recordClip(cid: cid, durationMs: checked.durationMs) }
+        ) { files in
+            try files.store(clipAt: path, identity: identity, poster: checked.poster)
         }
     }
 

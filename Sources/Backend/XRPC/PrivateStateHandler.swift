@@ -5,8 +5,19 @@ import Lexicon
 
 /// Procedures on the viewer's private state in the appview: reports, mutes, seen marks, preferences. Checks and
 /// error strings follow hatk's and Grain's handlers.
-extension EmbeddedBackend {
-    func accountProcedure(_ procedure: Procedure, _ input: [String: JSONValue], viewer: DID) throws -> Response {
+final class PrivateStateHandler: Sendable {
+    let privateState: PrivateStateStore
+    let moderation: ModerationStore
+    let clock: @Sendable () -> UTCTime
+
+    init(store: BackendStore, clock: @escaping @Sendable () -> UTCTime) {
+        privateState = store.privateState
+        moderation = store.moderation
+        self.clock = clock
+    }
+
+    /// One of the procedures whose scope is ``Procedure/Scope/account``, its JSON input already decoded.
+    func handle(_ procedure: Procedure, _ input: [String: JSONValue], viewer: DID) throws -> Response {
         switch procedure {
         case .createReport: return XRPC.json(try createReport(input, viewer: viewer))
         case .muteActor, .unmuteActor:
@@ -14,25 +25,25 @@ extension EmbeddedBackend {
                 throw BackendError.invalidRequest("actor must be a DID")
             }
             if procedure == .unmuteActor {
-                try store.unmute(actor, by: viewer)
+                try privateState.unmute(actor, by: viewer)
             } else {
                 guard actor != viewer.rawValue else { throw BackendError.plain("Cannot mute yourself") }
                 do {
-                    try store.mute(actor, by: viewer, now: clock())
-                } catch let error as BackendStore.PreferenceError {
+                    try privateState.mute(actor, by: viewer, now: clock())
+                } catch let error as PrivateStateStore.PreferenceError {
                     throw BackendError(.limitReached, status: .badRequest, error: error.description)
                 }
             }
             return XRPC.json([String: String]())
         case .markStoriesViewed:
-            try store.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
+            try privateState.markViewed(try Self.storyURIs(input["stories"]), by: viewer, now: clock())
             return XRPC.json([String: String]())
         case .putPreference:
             guard case .string(let key)? = input["key"], !key.isEmpty else { throw BackendError.invalidRequest("Missing or invalid key") }
             guard let value = input["value"] else { throw BackendError.invalidRequest("Missing value") }
             do {
-                try store.putPreference(key, value: value, for: viewer, now: clock())
-            } catch let error as BackendStore.PreferenceError {
+                try privateState.putPreference(key, value: value, for: viewer, now: clock())
+            } catch let error as PrivateStateStore.PreferenceError {
                 throw BackendError(.limitReached, status: .badRequest, error: error.description)
             }
             return XRPC.json(["success": true])
@@ -72,8 +83,8 @@ extension EmbeddedBackend {
         switch input["reason"] {
         case .string(let text)?:
             // JavaScript's length counts UTF-16 code units.
-            guard text.utf16.count <= BackendStore.maxReportReason else {
-                throw BackendError.invalidRequest("Reason must be \(BackendStore.maxReportReason) characters or less")
+            guard text.utf16.count <= ModerationStore.maxReportReason else {
+                throw BackendError.invalidRequest("Reason must be \(ModerationStore.maxReportReason) characters or less")
             }
             reason = text.isEmpty ? nil : text
         case nil, .null?: reason = nil
@@ -94,8 +105,9 @@ extension EmbeddedBackend {
         let now = clock()
         let id: Int
         do {
-            id = try store.createReport(subjectURI: uri, subjectDID: did, subjectCID: cid, label: label, reason: reason, by: viewer, now: now)
-        } catch let error as BackendStore.ReportError {
+            id = try moderation.createReport(
+                subjectURI: uri, subjectDID: did, subjectCID: cid, label: label, reason: reason, by: viewer, now: now)
+        } catch let error as ModerationStore.ReportError {
             throw BackendError(.limitReached, status: .tooManyRequests, error: error.description)
         }
         return ReportOutput(id: id, subject: subject, label: label, reason: reason, reportedBy: viewer.rawValue, createdAt: now.iso8601)

@@ -1,0 +1,6 @@
+extension Optional {
+    func orThrow(_ error: some Error) throws -> Wrapped {
+        guard let self else { throw error }
+        return self
+    }
+}
