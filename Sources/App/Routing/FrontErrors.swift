@@ -58,8 +58,7 @@ struct FrontErrors: Sendable {
 }
 
 /// Turns a failing upstream (the hatk server down, slow or answering nonsense: a read's ``ReadError``, a write's
-/// ``HatkError``) into a page offering a retry,
-/// or the scripts' JSON, for every front route.
+/// ``HatkError``) into a page offering a retry, or the scripts' JSON, for every front route.
 struct UpstreamFailureMiddleware: ContextMiddleware {
     let errors: FrontErrors
     let group: Route.Group
