@@ -75,7 +75,10 @@ let package = Package(
         .target(name: "Places", dependencies: ["Caching", "Outbound", "MappedFiles", "Clocks"], swiftSettings: strict),
         .target(name: "ATProto", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Lexicon", dependencies: ["ATProto"], swiftSettings: strict),
-        .target(name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound"], swiftSettings: strict),
+        // What the front reads stories through (StoryReading, SocialReading, MemoryReading) and how a read fails (ReadError),
+        // whichever reader answers: the hatk client over HTTP, or the embedded backend in process.
+        .target(name: "Readers", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .target(name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound", "Readers"], swiftSettings: strict),
         .target(
             name: "Backend",
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],
@@ -108,8 +111,8 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Caching", "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses", "Clocks",
+                "Caching", "FrontState", "Publishing", "HTTPServer", "HTMLRendering", "HatkClient", "Readers", "Lexicon", "ATProto", "Crypto",
+                "Imaging", "Geo", "Places", "Outbound", "Logging", "Workers", "Metrics", "Units", "QRCode", "Video", "WebAddresses", "Clocks",
             ],
             swiftSettings: strict
         ),
@@ -117,9 +120,9 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Lexicon", "ATProto",
-                "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses", "Workers",
-                "Clocks",
+                "App", "FrontState", "Publishing", "Backend", "AuthServer", "HTTPServer", "HTMLRendering", "HatkClient", "Readers", "Lexicon",
+                "ATProto", "Storage", "Crypto", "Imaging", "Geo", "Places", "Outbound", "Logging", "Backups", "Metrics", "Video", "WebAddresses",
+                "Workers", "Clocks",
             ],
             swiftSettings: strict
         ),
@@ -154,9 +157,10 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "Imaging"], swiftSettings: strict),
         .testTarget(name: "ATProtoTests", dependencies: ["ATProto"], swiftSettings: strict),
         .testTarget(name: "LexiconTests", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
+        .testTarget(name: "ReadersTests", dependencies: ["Readers"], swiftSettings: strict),
         .testTarget(
             name: "HatkClientTests",
-            dependencies: ["HatkClient", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "BackendFixtures", "Imaging"],
+            dependencies: ["HatkClient", "Readers", "HTTPServer", "Crypto", "Lexicon", "ATProto", "Backend", "BackendFixtures", "Imaging"],
             swiftSettings: strict),
         .testTarget(
             name: "BackendTests", dependencies: ["Backend", "Backups", "HTTPServer", "Imaging", "Storage", "TestSupport", "Units", "Video"],
@@ -175,8 +179,8 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "HTMLRendering", "Lexicon", "ATProto", "Crypto", "Imaging",
-                "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses", "Workers",
+                "App", "FrontState", "Publishing", "HTTPServer", "HatkClient", "Readers", "HTMLRendering", "Lexicon", "ATProto", "Crypto",
+                "Imaging", "Outbound", "Storage", "Geo", "QRCode", "TestSupport", "WebAddresses", "Workers",
             ],
             exclude: ["__Snapshots__"], swiftSettings: strict),
         .testTarget(
@@ -185,8 +189,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "App", "FrontState", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Lexicon", "ATProto", "Storage", "Outbound",
-                "TestSupport", "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
+                "Server", "App", "FrontState", "Backend", "AuthServer", "HTTPServer", "HatkClient", "Readers", "Lexicon", "ATProto", "Storage",
+                "Outbound", "TestSupport", "Backups", "Metrics", "Logging", "Imaging", "ImageFixtures", "BackendFixtures", "Video",
             ],
             exclude: ["Browser", "Deployment"], swiftSettings: strict),
     ]

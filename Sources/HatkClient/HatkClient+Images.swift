@@ -13,8 +13,8 @@ extension HatkClient {
         guard let url = URL(string: address, relativeTo: baseURL)?.absoluteURL, let scheme = url.scheme?.lowercased(),
             scheme == "https" || scheme == "http", url.host != nil
         else { throw HatkError(kind: .malformed, endpoint: endpoint, detail: "not an image URL: \(address.prefix(200))") }
-        let request = OutboundRequest(url: url, headers: ["Accept": "image/jpeg, image/png"], timeout: timeout)
-        let (data, status, _, contentType) = try await send(request, nsid: endpoint)
+        let request = OutboundRequest(url: url, headers: ["Accept": "image/jpeg, image/png"], timeout: transport.timeout)
+        let (data, status, _, contentType) = try await transport.send(request, nsid: endpoint)
         guard (200..<300).contains(status) else { throw HatkError(kind: .http(status: status, error: "image"), endpoint: endpoint) }
         let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard ["image/jpeg", "image/png"].contains(type), data.count <= Self.maxImageBytes else {

@@ -10,7 +10,7 @@ extension HatkClient {
 
     /// `dev.hatk.describeLabels`: the upstream's label definitions (empty when it sends `{}`), for ``LabelPolicy``.
     public func describeLabels() async throws(HatkError) -> [LabelDefinition] {
-        let output: DescribeLabelsOutput = try await query("dev.hatk.describeLabels", [])
+        let output: DescribeLabelsOutput = try await transport.query("dev.hatk.describeLabels", [])
         return output.definitions ?? []
     }
 
@@ -21,7 +21,7 @@ extension HatkClient {
     ) async throws(HatkError) -> ReportOutput {
         var input: [String: JSONValue] = ["label": .string(label), "subject": (try? JSONValue(encoding: subject)) ?? .null]
         if let reason, !reason.isEmpty { input["reason"] = .string(reason) }
-        return try await procedure("dev.hatk.createReport", json: .object(input), credentials: credentials)
+        return try await transport.procedure("dev.hatk.createReport", json: .object(input), credentials: credentials)
     }
 
     // MARK: Favourites and comments
@@ -59,19 +59,19 @@ extension HatkClient {
     ) async throws(HatkError) -> CommentThreadOutput {
         var parameters = [("subject", subject.description), ("limit", String(limit))]
         if let cursor { parameters.append(("cursor", cursor)) }
-        return try await query("social.grain.unspecced.getCommentThread", parameters, as: credentials)
+        return try await transport.query("social.grain.unspecced.getCommentThread", parameters, as: credentials)
     }
 
     // MARK: Mutes and blocks
 
     /// `muteActor`: private to the viewer.
     public func muteActor(_ actor: DID, as credentials: DPoPCredentials) async throws(HatkError) {
-        let _: Empty = try await procedure(
+        let _: Empty = try await transport.procedure(
             "social.grain.graph.muteActor", json: .object(["actor": .string(actor.rawValue)]), credentials: credentials)
     }
 
     public func unmuteActor(_ actor: DID, as credentials: DPoPCredentials) async throws(HatkError) {
-        let _: Empty = try await procedure(
+        let _: Empty = try await transport.procedure(
             "social.grain.graph.unmuteActor", json: .object(["actor": .string(actor.rawValue)]), credentials: credentials)
     }
 
@@ -88,12 +88,12 @@ extension HatkClient {
 
     /// `getMutes`: whom the viewer muted, newest first.
     public func mutes(limit: Int = 50, cursor: String? = nil, as credentials: DPoPCredentials) async throws(HatkError) -> GraphListOutput {
-        try await query("social.grain.unspecced.getMutes", Self.page(limit, cursor), as: credentials)
+        try await transport.query("social.grain.unspecced.getMutes", HatkTransport.page(limit, cursor), as: credentials)
     }
 
     /// `getBlocks`: whom the viewer blocks, each with its `blockUri`.
     public func blocks(limit: Int = 50, cursor: String? = nil, as credentials: DPoPCredentials) async throws(HatkError) -> GraphListOutput {
-        try await query("social.grain.unspecced.getBlocks", Self.page(limit, cursor), as: credentials)
+        try await transport.query("social.grain.unspecced.getBlocks", HatkTransport.page(limit, cursor), as: credentials)
     }
 
     // MARK: Viewed state and notifications
@@ -106,7 +106,7 @@ extension HatkClient {
         var start = 0
         while start < unique.count {
             let batch = unique[start..<min(start + MarkStoriesViewed.maxStories, unique.count)]
-            let _: Empty = try await procedure(
+            let _: Empty = try await transport.procedure(
                 "social.grain.unspecced.markStoriesViewed", json: .object(["stories": .array(batch.map { .string($0) })]),
                 credentials: credentials)
             start += MarkStoriesViewed.maxStories
@@ -118,9 +118,9 @@ extension HatkClient {
     public func notifications(
         limit: Int = 20, cursor: String? = nil, countOnly: Bool = false, as credentials: DPoPCredentials
     ) async throws(HatkError) -> NotificationsOutput {
-        var parameters = Self.page(limit, cursor)
+        var parameters = HatkTransport.page(limit, cursor)
         if countOnly { parameters.append(("countOnly", "true")) }
-        return try await query("social.grain.unspecced.getNotifications", parameters, as: credentials)
+        return try await transport.query("social.grain.unspecced.getNotifications", parameters, as: credentials)
     }
 
     /// Marks notifications up to `time` (an ISO datetime, normally now) as seen, the way Grain does: the
@@ -131,13 +131,13 @@ extension HatkClient {
 
     /// `dev.hatk.putPreference`.
     public func putPreference(_ key: String, value: JSONValue, as credentials: DPoPCredentials) async throws(HatkError) {
-        let _: Empty = try await procedure(
+        let _: Empty = try await transport.procedure(
             "dev.hatk.putPreference", json: .object(["key": .string(key), "value": value]), credentials: credentials)
     }
 
     /// `dev.hatk.getPreferences`.
     public func preferences(as credentials: DPoPCredentials) async throws(HatkError) -> [String: JSONValue] {
-        let output: PreferencesOutput = try await query("dev.hatk.getPreferences", [], as: credentials)
+        let output: PreferencesOutput = try await transport.query("dev.hatk.getPreferences", [], as: credentials)
         return output.preferences
     }
 
@@ -145,12 +145,6 @@ extension HatkClient {
 
     /// Any JSON object answer whose content is of no interest (`{}`, `{"success": true}`).
     struct Empty: Decodable {}
-
-    static func page(_ limit: Int, _ cursor: String?) -> [(String, String)] {
-        var parameters = [("limit", String(limit))]
-        if let cursor { parameters.append(("cursor", cursor)) }
-        return parameters
-    }
 
     static func json<T: Encodable>(_ record: T) -> JSONValue {
         // Encoding our own record types cannot fail.

@@ -63,7 +63,7 @@ extension HatkClient {
                 kind: .http(status: 415, error: "NotSent"), endpoint: "dev.hatk.uploadBlob",
                 detail: "grain-stories sends only images to \(baseURL.host ?? "this server"); a \(mimeType) blob was not sent")
         }
-        let output: UploadBlobOutput = try await procedure(
+        let output: UploadBlobOutput = try await transport.procedure(
             "dev.hatk.uploadBlob", body: body, contentType: mimeType, credentials: credentials)
         return output.blob
     }
@@ -73,7 +73,8 @@ extension HatkClient {
     ) async throws(HatkError)
         -> WriteOutput
     {
-        try await procedure("dev.hatk.createRecord", json: .object(["collection": .string(collection), "record": record]), credentials: credentials)
+        try await transport.procedure(
+            "dev.hatk.createRecord", json: .object(["collection": .string(collection), "record": record]), credentials: credentials)
     }
 
     public func putRecord(
@@ -81,7 +82,7 @@ extension HatkClient {
     )
         async throws(HatkError) -> WriteOutput
     {
-        try await procedure(
+        try await transport.procedure(
             "dev.hatk.putRecord",
             json: .object(["collection": .string(collection), "rkey": .string(rkey), "record": record]),
             credentials: credentials)
@@ -89,70 +90,8 @@ extension HatkClient {
 
     public func deleteRecord(collection: String, rkey: String, as credentials: DPoPCredentials) async throws(HatkError) {
         struct Empty: Decodable {}
-        let _: Empty = try await procedure(
+        let _: Empty = try await transport.procedure(
             "dev.hatk.deleteRecord", json: .object(["collection": .string(collection), "rkey": .string(rkey)]),
             credentials: credentials)
-    }
-
-    func procedure<Output: Decodable>(
-        _ nsid: String, json: JSONValue, credentials: DPoPCredentials
-    ) async throws(HatkError)
-        -> Output
-    {
-        let body = (try? JSONEncoder().encode(json)) ?? Data()
-        return try await procedure(nsid, body: .bytes(body), contentType: "application/json", credentials: credentials)
-    }
-
-    /// One signed POST.
-    func procedure<Output: Decodable>(
-        _ nsid: String, body: OutboundRequest.Body, contentType: String, credentials: DPoPCredentials
-    ) async throws(HatkError) -> Output {
-        let url = try xrpcURL(nsid, [])
-        let request = OutboundRequest(
-            method: "POST", url: url, headers: ["Content-Type": contentType, "Accept": "application/json"], body: body, timeout: timeout)
-        let (data, status, type) = try await signed(request, nsid: nsid, credentials: credentials)
-        if (200..<300).contains(status) { invalidateCache() }
-        return try decode(Output.self, data: data, status: status, contentType: type, nsid: nsid)
-    }
-
-    /// A query signed as the viewer, so the answer is personalised (`viewer.fav`, `unviewedCount`, block and mute
-    /// filtering). Never cached: the read cache holds anonymous answers only.
-    public func query<Output: Decodable>(
-        _ nsid: String, _ parameters: [(String, String)], as credentials: DPoPCredentials?
-    ) async throws(HatkError) -> Output {
-        guard let credentials else { return try await query(nsid, parameters) }
-        let request = OutboundRequest(url: try xrpcURL(nsid, parameters), headers: ["Accept": "application/json"], timeout: timeout)
-        let (data, status, type) = try await signed(request, nsid: nsid, credentials: credentials)
-        return try decode(Output.self, data: data, status: status, contentType: type, nsid: nsid)
-    }
-
-    /// Sends `request` with `Authorization: DPoP <token>` and a fresh proof for its method and URL (query left out,
-    /// as DPoP's `htu` is), retrying once when the server answers with a `use_dpop_nonce` challenge.
-    func signed(
-        _ request: OutboundRequest, nsid: String, credentials: DPoPCredentials
-    ) async throws(HatkError) -> (data: Data, status: Int, contentType: String?) {
-        let key: P256PrivateKey
-        do { key = try P256PrivateKey(rawRepresentation: credentials.dpopKey) } catch {
-            throw HatkError(kind: .http(status: 401, error: "unreadable DPoP key"), endpoint: nsid)
-        }
-        var request = request
-        request.headers["Authorization"] = "DPoP \(credentials.accessToken)"
-        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        components?.query = nil
-        components?.fragment = nil
-        let htu = components?.url ?? request.url
-        for attempt in 0..<2 {
-            do {
-                request.headers["DPoP"] = try DPoP.proof(
-                    key: key, method: request.method, url: credentials.proofURL(for: htu), now: clock(),
-                    accessToken: credentials.accessToken, nonce: nonces.nonce(for: htu))
-            } catch {
-                throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)
-            }
-            let (data, status, challenge, contentType) = try await send(request, nsid: nsid)
-            if attempt == 0, status == 401, challenge { continue }
-            return (data, status, contentType)
-        }
-        throw HatkError(kind: .http(status: 401, error: "use_dpop_nonce"), endpoint: nsid)
     }
 }

@@ -7,6 +7,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Readers
 import Synchronization
 import Testing
 
@@ -43,14 +44,14 @@ struct EmbeddedContractTests {
         let stories = try await client.reading(as: { asJonas }).stories(of: maya)
         #expect(stories.first?.viewer?.fav == fav.uri, "the signed read is personalised")
         #expect(stories.first?.commentCount == 1)
-        #expect(try await client.stories(of: maya).first?.viewer == nil)
+        #expect(try await client.reader.stories(of: maya).first?.viewer == nil)
         let thread = try await client.commentThread(on: story, as: nil)
         #expect(thread.comments.map(\.text) == ["lovely light"])
 
         try await client.markStoriesViewed([story], as: asJonas)
         let strip = try await client.reading(as: { asJonas }).storyAuthors()
         #expect(strip.first?.unviewedCount == 0, "viewed state is detected by unviewedCount on a signed-in strip")
-        #expect(try await client.storyAuthors().first?.unviewedCount == nil)
+        #expect(try await client.reader.storyAuthors().first?.unviewedCount == nil)
 
         let notifications = try await client.notifications(as: asMaya)
         #expect(notifications.notifications.map(\.reason).sorted() == ["story-comment", "story-favorite"])

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 import Synchronization
 import Testing
 
@@ -158,7 +159,7 @@ struct HatkClientSocialTests {
             #expect(!error.isTransient)
         }
         await #expect(throws: HatkError.self) { try await client.markStoriesViewed([story], as: credentials()) }
-        await #expect(throws: HatkError.self) { _ = try await client.storyAuthors() }
+        await #expect(throws: ReadError.self) { _ = try await client.reader.storyAuthors() }
     }
 
     @Test("hatk's Authentication required, as a 500 or a 400, and ScopeMissingError mean: sign in again")
@@ -239,8 +240,8 @@ struct HatkClientSocialTests {
         let server = try stub(log) { _ in jsonBody(#"{"authors":[]}"#) }
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, cacheTTL: .seconds(60), policy: server.policy)
-        _ = try await client.storyAuthors()
-        _ = try await client.storyAuthors()
+        _ = try await client.reader.storyAuthors()
+        _ = try await client.reader.storyAuthors()
         #expect(log.all.count == 1)
         _ = try await client.reading(as: { credentials() }).storyAuthors()
         _ = try await client.reading(as: { credentials() }).storyAuthors()

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 import Synchronization
 import Testing
 
@@ -71,9 +72,9 @@ struct SocialReadingTests {
         }
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, policy: server.policy)
-        #expect(try await client.labelDefinitions().map(\.identifier) == ["spam"])
+        #expect(try await client.reader.labelDefinitions().map(\.identifier) == ["spam"])
         let story = ATURI(authority: "did:plc:maya", collection: "social.grain.story", rkey: "3k")
-        _ = try await client.commentThread(on: story, limit: 20, cursor: "2026")
+        _ = try await client.reader.commentThread(on: story, limit: 20, cursor: "2026")
         #expect(log.last?.query("subject") == story.description && log.last?.query("cursor") == "2026")
         let count = try await client.reading(as: { credentials() }).notifications(limit: 1, cursor: nil, countOnly: true)
         #expect(count.unseenCount == 4 && log.last?.query("countOnly") == "true")

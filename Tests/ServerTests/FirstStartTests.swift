@@ -1,5 +1,6 @@
 import Foundation
 import HatkClient
+import Readers
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import Backend
 import Foundation
 import HatkClient
 import Lexicon
+import Readers
 import Server
 import TestSupport
 import Testing

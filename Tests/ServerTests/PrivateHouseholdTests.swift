@@ -4,6 +4,7 @@ import Backend
 import Foundation
 import HTTPServer
 import HatkClient
+import Readers
 import Server
 import TestSupport
 import Testing

@@ -7,6 +7,7 @@ import HTTPServer
 import HatkClient
 import Lexicon
 import Outbound
+import Readers
 import Synchronization
 import TestSupport
 import Testing
@@ -142,7 +143,7 @@ struct StoryReadingContractTests {
         let server = try serve(backend)
         let client = try Self.client(of: "http://127.0.0.1:\(server.port)")
         do {
-            try await checkContract(client, "over HTTP")
+            try await checkContract(client.reader, "over HTTP")
         } catch {
             await server.shutdown()
             throw error
@@ -245,7 +246,7 @@ struct StoryReadingContractTests {
         }
         let origin = try #require(found, "the fake hatk started: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         let client = try Self.client(of: origin)
-        try await checkContract(client, "remote hatk")
+        try await checkContract(client.reader, "remote hatk")
     }
 }
 

@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// The household owner's review of reports: what members reported, and hiding a story for everyone. Only the
 /// embedded household has it.

@@ -3,6 +3,7 @@ import HTTPServer
 import HatkClient
 import Lexicon
 import Logging
+import Readers
 
 /// What a share link shows to whoever has it: the page, the photo and the link preview, each through the token.
 extension ShareLinkController {

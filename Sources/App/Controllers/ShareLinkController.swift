@@ -5,6 +5,7 @@ import HTTPServer
 import HatkClient
 import Lexicon
 import Logging
+import Readers
 
 /// Share links: on one of their own stories, a member makes `/s/<token>`, which shows that one story (its photo, the
 /// author's name, the place) to whoever has it, until the story's 24 hours end or the author revokes it, and nothing

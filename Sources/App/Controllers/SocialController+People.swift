@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// Muting and blocking accounts, the page that lists them, and the visitor's activity.
 extension SocialController {
@@ -64,7 +65,7 @@ extension SocialController {
             async let mutesCall = context.reader.mutes(limit: 100, cursor: nil)
             async let blocksCall = context.reader.blocks(limit: 100, cursor: nil)
             (muted, blocked) = (try await mutesCall.items, try await blocksCall.items)
-        } catch let error as HatkError where error.isUnsupportedMethod {
+        } catch let error as ReadError where error.kind == .unsupported {
             available = false
         }
         let person = { (item: GraphItem, action: String) in
@@ -92,7 +93,7 @@ extension SocialController {
             async let archive = context.reader.storyArchive(of: viewer, limit: 50, cursor: nil)
             let (found, stories) = (try await notifications, (try? await archive)?.stories ?? [])
             model = activityModel(found, stories: stories, filter: filter, context: context)
-        } catch let error as HatkError where error.isUnsupportedMethod {
+        } catch let error as ReadError where error.kind == .unsupported {
             let model = ActivityPageModel(entries: [], moreHref: nil, available: false, mutedHref: SiteURL.muted.path)
             return try pages.render("activity", title: "Activity", model: model, context: context)
         }

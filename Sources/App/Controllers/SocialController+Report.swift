@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// Reporting a story or an account (`dev.hatk.createReport`), with a reason from the upstream's labels.
 extension SocialController {

@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// What a signed-in person does around a story: favourites, comments, reports, mutes and blocks, and the pages that
 /// list them. Every form works without scripts (POST, then a redirect back); the viewer's scripts send the same forms

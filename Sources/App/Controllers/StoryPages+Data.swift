@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// What the script viewer and the kiosk read, and where seen marks are written.
 extension StoryPages {

@@ -4,6 +4,7 @@ import HatkClient
 import Imaging
 import Lexicon
 import Logging
+import Readers
 import Workers
 
 /// Images made here from a story's photo: the link preview of its permalink, and the blurred stand-in of a warned

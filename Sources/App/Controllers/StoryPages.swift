@@ -3,6 +3,7 @@ import FrontState
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 
 /// Watching stories: the strip, the viewer's pages, profiles, the kiosk, and the JSON the scripts read.
 struct StoryPages: Sendable {
@@ -42,7 +43,7 @@ struct StoryPages: Sendable {
 
     /// The visitor's walk: authors with live stories, newest first, without those they muted or blocked (or who block
     /// them). A signed-in answer also tells whether the upstream keeps Grain's viewed state.
-    func walk(_ context: RequestContext, _ filter: StoryFilter) async throws(HatkError) -> [StoryAuthor] {
+    func walk(_ context: RequestContext, _ filter: StoryFilter) async throws(ReadError) -> [StoryAuthor] {
         let authors = try await context.reader.storyAuthors()
         seen.observe(authors, signedIn: context.viewer != nil)
         return filter.authors(authors)
@@ -157,7 +158,7 @@ struct StoryPages: Sendable {
     }
 
     /// A DID as is; a handle through the upstream's profile lookup.
-    func resolve(_ actor: String, _ reader: any StoryReading) async throws(HatkError) -> DID? {
+    func resolve(_ actor: String, _ reader: any StoryReading) async throws(ReadError) -> DID? {
         if let did = DID.parse(actor) { return did }
         guard Handle.isValid(actor), let profile = try await reader.profile(actor) else { return nil }
         return DID.parse(profile.did)

@@ -8,6 +8,7 @@ import Imaging
 import Lexicon
 import Logging
 import Publishing
+import Readers
 import Video
 
 /// Posting and deleting one's own stories: the create form, its early look at a photo, and the delete step.

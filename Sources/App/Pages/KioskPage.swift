@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HatkClient
 import Lexicon
+import Readers
 
 /// `/kiosk`: every active story in a loop, for a screen on the wall.
 enum KioskPage {

@@ -2,6 +2,7 @@ import ATProto
 import FrontState
 import HatkClient
 import Lexicon
+import Readers
 
 /// `/profile/<handle-or-did>`: who someone is, a ringed avatar when they have stories, and their archive.
 enum ProfilePage {

@@ -2,6 +2,7 @@ import ATProto
 import FrontState
 import HatkClient
 import Lexicon
+import Readers
 
 /// `/profile/<did>/story/<rkey>`: one story, with links that walk the visitor's strip order, and the data
 /// the script viewer needs to take over without another request.

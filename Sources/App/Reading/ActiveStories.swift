@@ -1,6 +1,7 @@
 import ATProto
 import HatkClient
 import Lexicon
+import Readers
 
 /// Every live story of a list of authors, read at once: what the home page's "Today" grid and the kiosk both show.
 /// One `getStories` per author, in parallel (a remote hatk's answers come from the client's short read cache).

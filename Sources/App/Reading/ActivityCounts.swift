@@ -1,8 +1,8 @@
 import Caching
 import HTTPServer
-import HatkClient
 import Lexicon
 import Logging
+import Readers
 
 /// How many favourites and comments on a signed-in person's stories they have not looked at, for the header's count:
 /// only what the activity page lists (``StoryNotifications``), asked at most once a minute per person, and forgotten
@@ -43,7 +43,7 @@ struct ActivityCountMiddleware: ContextMiddleware {
         let (counts, reader, now) = (counts, context.reader, context.unixNow)
         context.activityCount =
             (try? await withDeadline(
-                Self.patience, timeout: { HatkError(kind: .timeout, endpoint: "getNotifications") },
+                Self.patience, timeout: { ReadError(.timeout, endpoint: "getNotifications") },
                 { await counts.count(for: viewer, reader: reader, now: now) })) ?? nil
         return try await next(context)
     }

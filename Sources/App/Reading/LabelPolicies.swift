@@ -2,6 +2,7 @@ import ATProto
 import HatkClient
 import Lexicon
 import Logging
+import Readers
 import Synchronization
 
 /// The upstream's label definitions (`dev.hatk.describeLabels`), asked for at most once an hour and shared by every

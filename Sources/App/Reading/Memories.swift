@@ -2,6 +2,7 @@ import ATProto
 import HatkClient
 import Lexicon
 import Logging
+import Readers
 
 /// "On this day" for a signed-in member: stories from today's date in earlier years (or, when there are none, from
 /// the nearest earlier date within a week), grouped by how many years ago. Never for anonymous visitors.

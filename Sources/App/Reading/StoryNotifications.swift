@@ -1,5 +1,6 @@
 import HatkClient
 import Lexicon
+import Readers
 
 /// The part of an upstream's notifications grain-stories shows: favourites and comments on the person's stories.
 /// Grain's hatk lists every reason (gallery favourites, follows, replies, mentions) and counts them all in
@@ -21,7 +22,7 @@ enum StoryNotifications {
 
     /// About `want` story notifications from `cursor` on, skipping the other reasons. The first page (no cursor)
     /// marks the newest `unseenCount` notifications as unseen, counted among all reasons as the upstream counts them.
-    static func page(_ reader: any StoryReading, from start: String?, want: Int) async throws(HatkError) -> Page {
+    static func page(_ reader: any StoryReading, from start: String?, want: Int) async throws(ReadError) -> Page {
         var page = Page(items: [], cursor: start)
         var unseen = 0
         var index = 0
@@ -41,7 +42,7 @@ enum StoryNotifications {
     /// How many of the notifications the person has not looked at are story favourites or comments: the upstream's
     /// `unseenCount` counts every reason, and the unseen ones are the newest that many. Past ``maxPages`` pages the
     /// count is of those read.
-    static func unseenCount(_ reader: any StoryReading) async throws(HatkError) -> Int {
+    static func unseenCount(_ reader: any StoryReading) async throws(ReadError) -> Int {
         let unseen = try await reader.notifications(limit: 1, cursor: nil, countOnly: true).unseenCount ?? 0
         guard unseen > 0 else { return 0 }
         var (read, found, cursor) = (0, 0, String?.none)

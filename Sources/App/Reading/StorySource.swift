@@ -1,5 +1,6 @@
 public import ATProto
 public import HatkClient
+public import Readers
 
 /// Where the front reads stories, for one visitor at a time: the embedded backend in process, or a hatk server
 /// over HTTP. The reader it gives answers as that visitor (their favourites, mutes and viewed state).
@@ -27,7 +28,7 @@ public struct RemoteStories: StorySource {
     public init(client: HatkClient) { self.client = client }
 
     public func reader(for viewer: StoryViewer?) -> any StoryReading {
-        guard let viewer else { return client }
+        guard let viewer else { return client.reader }
         return client.reading(as: viewer.credentials)
     }
 }

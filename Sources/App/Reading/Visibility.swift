@@ -3,6 +3,7 @@ import Caching
 import HatkClient
 import Lexicon
 import Logging
+import Readers
 
 /// What one visitor may be shown: stories whose labels call for hiding are left out everywhere, warned ones come
 /// blurred, and authors the visitor muted or blocks (or who block them) drop out of the strip, the kiosk and the

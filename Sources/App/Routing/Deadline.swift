@@ -1,5 +1,5 @@
 import HTTPServer
-import HatkClient
+import Readers
 import Synchronization
 
 /// A read-only page answers by the upstream timeout even when it needs several calls one after another (each
@@ -8,7 +8,7 @@ struct DeadlineMiddleware: ContextMiddleware {
     let deadline: Duration
 
     func handle(_ context: RequestContext, next: @escaping ContextHandler) async throws -> Response {
-        try await withDeadline(deadline, timeout: { HatkError(kind: .timeout, endpoint: context.request.path) }) {
+        try await withDeadline(deadline, timeout: { ReadError(.timeout, endpoint: context.request.path) }) {
             try await next(context)
         }
     }

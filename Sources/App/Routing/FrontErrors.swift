@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Logging
+import Readers
 
 /// How the front tells a person something went wrong: an HTML page on pages, `{"error", "message"}` for the
 /// viewer scripts. One place, so every route of a group answers the same way.
@@ -56,8 +57,8 @@ struct FrontErrors: Sendable {
     }
 }
 
-/// Turns a failing upstream (the hatk server down, slow or answering nonsense) into a page offering a retry,
-/// or the scripts' JSON, for every front route.
+/// Turns a failing upstream (the hatk server down, slow or answering nonsense: a read's ``ReadError``, a write's
+/// ``HatkError``) into a page offering a retry, or the scripts' JSON, for every front route.
 struct UpstreamFailureMiddleware: ContextMiddleware {
     let errors: FrontErrors
     let group: Route.Group
@@ -65,18 +66,26 @@ struct UpstreamFailureMiddleware: ContextMiddleware {
     func handle(_ context: RequestContext, next: @escaping ContextHandler) async throws -> Response {
         do {
             return try await next(context)
+        } catch let error as ReadError {
+            log.warning("upstream error: \(error)")
+            return failure(timedOut: error.kind == .timeout, context)
         } catch let error as HatkError {
             log.warning("upstream error: \(error)")
-            let status: HTTPStatus = error.kind == .timeout ? .gatewayTimeout : .badGateway
-            if group == .api {
-                return errors.json("UpstreamFailure", "The story server did not answer properly; try again.", status: status)
-            }
-            return errors.page(
-                status: status, heading: "Stories are not available right now",
-                message: error.kind == .timeout
-                    ? "The story server is taking too long to answer. It may be busy; try again in a moment."
-                    : "The story server could not be reached or sent something unexpected. Try again in a moment.",
-                retryHref: SiteURL.localPath(context.request.pathAndQuery), context: context)
+            return failure(timedOut: error.kind == .timeout, context)
         }
+    }
+
+    /// The retry page, or the scripts' JSON: 504 when the upstream was too slow, 502 for anything else.
+    func failure(timedOut: Bool, _ context: RequestContext) -> Response {
+        let status: HTTPStatus = timedOut ? .gatewayTimeout : .badGateway
+        if group == .api {
+            return errors.json("UpstreamFailure", "The story server did not answer properly; try again.", status: status)
+        }
+        return errors.page(
+            status: status, heading: "Stories are not available right now",
+            message: timedOut
+                ? "The story server is taking too long to answer. It may be busy; try again in a moment."
+                : "The story server could not be reached or sent something unexpected. Try again in a moment.",
+            retryHref: SiteURL.localPath(context.request.pathAndQuery), context: context)
     }
 }

@@ -2,6 +2,7 @@ import ATProto
 import FrontState
 import HTTPServer
 import HatkClient
+import Readers
 
 /// Everything a front handler needs about one request, filled once by `ContextBuilder` before any handler
 /// runs: the origin the browser used, the visitor's session, their CSRF token, the time, the reader that

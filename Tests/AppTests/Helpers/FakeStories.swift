@@ -2,6 +2,7 @@ import ATProto
 import Foundation
 import HatkClient
 import Lexicon
+import Readers
 import Synchronization
 
 @testable import App
@@ -21,7 +22,7 @@ final class FakeStories: StorySource, StoryReading {
         /// The viewer DIDs readers were made for, in order.
         var viewers: [String?] = []
         /// Set to make every read fail as an unreachable upstream would.
-        var failure: HatkError?
+        var failure: ReadError?
         /// Comments by story URI, oldest first.
         var comments: [String: [CommentView]] = [:]
         /// Notifications by the DID they are for, newest first (distinct `createdAt`s: the cursor is one, as hatk's).
@@ -110,41 +111,41 @@ final class FakeStories: StorySource, StoryReading {
     }
 
     // The anonymous reads.
-    func storyAuthors() async throws(HatkError) -> [StoryAuthor] { try await Reader(fake: self, viewer: nil).storyAuthors() }
-    func stories(of actor: DID) async throws(HatkError) -> [StoryView] { try await Reader(fake: self, viewer: nil).stories(of: actor) }
-    func story(_ uri: ATURI) async throws(HatkError) -> StoryView? { try await Reader(fake: self, viewer: nil).story(uri) }
-    func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
+    func storyAuthors() async throws(ReadError) -> [StoryAuthor] { try await Reader(fake: self, viewer: nil).storyAuthors() }
+    func stories(of actor: DID) async throws(ReadError) -> [StoryView] { try await Reader(fake: self, viewer: nil).stories(of: actor) }
+    func story(_ uri: ATURI) async throws(ReadError) -> StoryView? { try await Reader(fake: self, viewer: nil).story(uri) }
+    func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(ReadError) -> StoriesOutput {
         try await Reader(fake: self, viewer: nil).storyArchive(of: actor, limit: limit, cursor: cursor)
     }
-    func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? { try await Reader(fake: self, viewer: nil).profile(actor) }
-    func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+    func profile(_ actor: String) async throws(ReadError) -> ProfileViewDetailed? { try await Reader(fake: self, viewer: nil).profile(actor) }
+    func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(ReadError) -> CommentThreadOutput {
         try await Reader(fake: self, viewer: nil).commentThread(on: story, limit: limit, cursor: cursor)
     }
-    func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+    func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(ReadError) -> NotificationsOutput {
         try await Reader(fake: self, viewer: nil).notifications(limit: limit, cursor: cursor, countOnly: countOnly)
     }
-    func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+    func mutes(limit: Int, cursor: String?) async throws(ReadError) -> GraphListOutput {
         try await Reader(fake: self, viewer: nil).mutes(limit: limit, cursor: cursor)
     }
-    func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+    func blocks(limit: Int, cursor: String?) async throws(ReadError) -> GraphListOutput {
         try await Reader(fake: self, viewer: nil).blocks(limit: limit, cursor: cursor)
     }
-    func relationships() async throws(HatkError) -> ViewerRelationships { try await Reader(fake: self, viewer: nil).relationships() }
-    func labelDefinitions() async throws(HatkError) -> [LabelDefinition] { try await Reader(fake: self, viewer: nil).labelDefinitions() }
+    func relationships() async throws(ReadError) -> ViewerRelationships { try await Reader(fake: self, viewer: nil).relationships() }
+    func labelDefinitions() async throws(ReadError) -> [LabelDefinition] { try await Reader(fake: self, viewer: nil).labelDefinitions() }
 
     /// The fake as one viewer sees it.
     struct Reader: StoryReading {
         let fake: FakeStories
         let viewer: String?
 
-        func check(_ method: String) throws(HatkError) {
+        func check(_ method: String) throws(ReadError) {
             let (failure, unsupported) = fake.content.withLock { ($0.failure, $0.unsupported.contains(method)) }
             if let failure { throw failure }
-            if unsupported { throw HatkError(kind: .notJSON(status: 200, contentType: "text/html"), endpoint: method) }
+            if unsupported { throw ReadError(.unsupported, endpoint: method, detail: "answered 200 with text/html, not JSON") }
         }
 
-        func signedIn(_ method: String) throws(HatkError) -> String {
-            guard let viewer else { throw HatkError(kind: .http(status: 401, error: "Authentication required"), endpoint: method) }
+        func signedIn(_ method: String) throws(ReadError) -> String {
+            guard let viewer else { throw ReadError(status: 401, error: "Authentication required", endpoint: method) }
             return viewer
         }
 
@@ -155,7 +156,7 @@ final class FakeStories: StorySource, StoryReading {
             return story
         }
 
-        func storyAuthors() async throws(HatkError) -> [StoryAuthor] {
+        func storyAuthors() async throws(ReadError) -> [StoryAuthor] {
             try check("getStoryAuthors")
             return fake.content.withLock { content in
                 // Like hatk: the strip leaves out authors the viewer muted or blocked (either way).
@@ -179,13 +180,13 @@ final class FakeStories: StorySource, StoryReading {
             return story
         }
 
-        func stories(of actor: DID) async throws(HatkError) -> [StoryView] {
+        func stories(of actor: DID) async throws(ReadError) -> [StoryView] {
             try check("getStories")
             return fake.content.withLock { content in (content.stories[actor.rawValue] ?? []).map { hydrated($0, content) } }
         }
 
         /// Like hatk's getStory: a reduced view, without `expired`, `commentCount`, `locationDisplay` or `viewer.fav`.
-        func story(_ uri: ATURI) async throws(HatkError) -> StoryView? {
+        func story(_ uri: ATURI) async throws(ReadError) -> StoryView? {
             try check("getStory")
             return fake.content.withLock { content in
                 ((content.archived[uri.authority] ?? []) + (content.stories[uri.authority] ?? [])).first { $0.uri == uri.description }
@@ -201,7 +202,7 @@ final class FakeStories: StorySource, StoryReading {
             }
         }
 
-        func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(HatkError) -> StoriesOutput {
+        func storyArchive(of actor: DID, limit: Int, cursor: String?) async throws(ReadError) -> StoriesOutput {
             try check("getStoryArchive")
             return StoriesOutput(
                 stories: fake.content.withLock { content in
@@ -211,7 +212,7 @@ final class FakeStories: StorySource, StoryReading {
                 })
         }
 
-        func profile(_ actor: String) async throws(HatkError) -> ProfileViewDetailed? {
+        func profile(_ actor: String) async throws(ReadError) -> ProfileViewDetailed? {
             try check("getActorProfile")
             return fake.content.withLock { content in
                 guard var profile = content.profiles[actor] else { return nil }
@@ -225,7 +226,7 @@ final class FakeStories: StorySource, StoryReading {
             }
         }
 
-        func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(HatkError) -> CommentThreadOutput {
+        func commentThread(on story: ATURI, limit: Int, cursor: String?) async throws(ReadError) -> CommentThreadOutput {
             try check("getCommentThread")
             let all = fake.content.withLock { $0.comments[story.description] ?? [] }
             let after = all.filter { $0.createdAt > (cursor ?? "") }
@@ -233,7 +234,7 @@ final class FakeStories: StorySource, StoryReading {
             return CommentThreadOutput(comments: page, cursor: after.count > limit ? page.last?.createdAt : nil, totalCount: all.count)
         }
 
-        func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(HatkError) -> NotificationsOutput {
+        func notifications(limit: Int, cursor: String?, countOnly: Bool) async throws(ReadError) -> NotificationsOutput {
             try check("getNotifications")
             let viewer = try signedIn("getNotifications")
             let (all, unseen) = fake.content.withLock { content in
@@ -249,33 +250,33 @@ final class FakeStories: StorySource, StoryReading {
                 notifications: page, cursor: after.count > limit ? page.last?.createdAt : nil, unseenCount: unseen)
         }
 
-        func mutes(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        func mutes(limit: Int, cursor: String?) async throws(ReadError) -> GraphListOutput {
             try check("getMutes")
             let viewer = try signedIn("getMutes")
             let muted = fake.content.withLock { $0.relationships[viewer]?.muted ?? [] }
             return GraphListOutput(items: muted.sorted().map { GraphItem(did: $0, handle: $0) })
         }
 
-        func blocks(limit: Int, cursor: String?) async throws(HatkError) -> GraphListOutput {
+        func blocks(limit: Int, cursor: String?) async throws(ReadError) -> GraphListOutput {
             try check("getBlocks")
             let viewer = try signedIn("getBlocks")
             let blocking = fake.content.withLock { $0.relationships[viewer]?.blocking ?? [:] }
             return GraphListOutput(items: blocking.sorted { $0.key < $1.key }.map { GraphItem(did: $0.key, handle: $0.key, blockUri: $0.value) })
         }
 
-        func relationships() async throws(HatkError) -> ViewerRelationships {
+        func relationships() async throws(ReadError) -> ViewerRelationships {
             try check("relationships")
             let viewer = try signedIn("relationships")
             return fake.content.withLock { $0.relationships[viewer] ?? .none }
         }
 
-        func labelDefinitions() async throws(HatkError) -> [LabelDefinition] {
+        func labelDefinitions() async throws(ReadError) -> [LabelDefinition] {
             let labels = fake.content.withLock { content -> [LabelDefinition]? in
                 content.labelReads += 1
                 return content.labels
             }
             try check("describeLabels")
-            guard let labels else { throw HatkError(kind: .notJSON(status: 200, contentType: "text/html"), endpoint: "describeLabels") }
+            guard let labels else { throw ReadError(.unsupported, endpoint: "describeLabels", detail: "answered 200 with text/html, not JSON") }
             return labels
         }
     }

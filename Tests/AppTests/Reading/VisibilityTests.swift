@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import HatkClient
 import Lexicon
+import Readers
 import Synchronization
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import HTTPServer
 import HatkClient
 import Imaging
 import Lexicon
+import Readers
 import Synchronization
 import TestSupport
 import Testing
