@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "Units", swiftSettings: strict),
         .target(name: "WebAddresses", swiftSettings: strict),
         .target(name: "MappedFiles", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses"], swiftSettings: strict),
+        .target(name: "Clocks", swiftSettings: strict),
+        .target(
+            name: "HTTPServer", dependencies: ["CMicroHTTPD", "ByteCompression", "Logging", "WebAddresses", "Clocks"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "Imaging", dependencies: ["CTurboJPEG", "CJPEG", "CPNG", "CHeif", "CDe265", "CWebP", "CLCMS2", "Units", "MappedFiles"],
