@@ -78,7 +78,8 @@ let package = Package(
         // What the front reads stories through (StoryReading, SocialReading, MemoryReading) and how a read fails (ReadError),
         // whichever reader answers: the hatk client over HTTP, or the embedded backend in process.
         .target(name: "Readers", dependencies: ["Lexicon", "ATProto"], swiftSettings: strict),
-        .target(name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound", "Readers"], swiftSettings: strict),
+        .target(
+            name: "HatkClient", dependencies: ["Caching", "Lexicon", "ATProto", "Crypto", "Outbound", "Readers", "Clocks"], swiftSettings: strict),
         .target(
             name: "Backend",
             dependencies: ["HTTPServer", "Storage", "Crypto", "Imaging", "ATProto", "Lexicon", "Workers", "Logging", "Backups", "Units", "Video"],

@@ -77,7 +77,7 @@ public struct Front: Sendable {
             })
         let activity = ActivityCounts()
         let administration = household.directory.map { MemberAdministration(directory: $0, sessions: sessions, seen: seen.storage) }
-        let photos = upstream.photos ?? writer
+        let photos = upstream.photos ?? writer.reader
         let previews = PreviewImages(photos: photos, limiter: previewLimiter, client: clientAddress)
         let controllers = Controllers(
             pages: StoryPages(

@@ -1,5 +1,6 @@
 public import ATProto
 public import HatkClient
+public import Readers
 
 /// Where the front's stories come from and go to, and where people sign in: the embedded backend in this process,
 /// or a hatk server (grain.social or another).

@@ -2,19 +2,13 @@ public import ATProto
 import Foundation
 public import Lexicon
 
-/// Grain's social methods on a hatk (grain.social, a self-hosted one, or the embedded backend over HTTP): reads
-/// signed as the viewer when credentials are given, writes always signed. Against a hatk that lacks a method, a call
+/// Grain's social writes on a hatk (grain.social, a self-hosted one, or the embedded backend over HTTP), always signed;
+/// the social reads are the reader's (``HatkReader``). Against a hatk that lacks a method, a call
 /// fails with ``HatkError/isUnsupportedMethod``; a signed-out or under-scoped session with ``HatkError/needsSignIn``.
 extension HatkClient {
     // MARK: Labels and reports
 
-    /// `dev.hatk.describeLabels`: the upstream's label definitions (empty when it sends `{}`), for ``LabelPolicy``.
-    public func describeLabels() async throws(HatkError) -> [LabelDefinition] {
-        let output: DescribeLabelsOutput = try await transport.query("dev.hatk.describeLabels", [])
-        return output.definitions ?? []
-    }
-
-    /// `dev.hatk.createReport`: `label` must be one of ``describeLabels()``'s identifiers; `reason` at most 2000
+    /// `dev.hatk.createReport`: `label` must be one of the reader's ``HatkReader/labelDefinitions()`` identifiers; `reason` at most 2000
     /// characters.
     public func createReport(
         _ subject: ReportSubject, label: String, reason: String?, as credentials: DPoPCredentials
@@ -53,15 +47,6 @@ extension HatkClient {
         try await deleteOwn(comment, collection: CommentRecord.collection, as: credentials)
     }
 
-    /// `getCommentThread`: comments on a story, oldest first, a page at a time (`cursor` from the previous page).
-    public func commentThread(
-        on subject: ATURI, limit: Int = 20, cursor: String? = nil, as credentials: DPoPCredentials?
-    ) async throws(HatkError) -> CommentThreadOutput {
-        var parameters = [("subject", subject.description), ("limit", String(limit))]
-        if let cursor { parameters.append(("cursor", cursor)) }
-        return try await transport.query("social.grain.unspecced.getCommentThread", parameters, as: credentials)
-    }
-
     // MARK: Mutes and blocks
 
     /// `muteActor`: private to the viewer.
@@ -86,16 +71,6 @@ extension HatkClient {
         try await deleteOwn(block, collection: BlockRecord.collection, as: credentials)
     }
 
-    /// `getMutes`: whom the viewer muted, newest first.
-    public func mutes(limit: Int = 50, cursor: String? = nil, as credentials: DPoPCredentials) async throws(HatkError) -> GraphListOutput {
-        try await transport.query("social.grain.unspecced.getMutes", HatkTransport.page(limit, cursor), as: credentials)
-    }
-
-    /// `getBlocks`: whom the viewer blocks, each with its `blockUri`.
-    public func blocks(limit: Int = 50, cursor: String? = nil, as credentials: DPoPCredentials) async throws(HatkError) -> GraphListOutput {
-        try await transport.query("social.grain.unspecced.getBlocks", HatkTransport.page(limit, cursor), as: credentials)
-    }
-
     // MARK: Viewed state and notifications
 
     /// `markStoriesViewed`, in batches of at most 100 URIs (the method's limit). Only call it on an upstream whose
@@ -113,16 +88,6 @@ extension HatkClient {
         }
     }
 
-    /// `getNotifications`: favourites and comments on the viewer's stories (and Grain's other reasons), newest
-    /// first, with `unseenCount`; `countOnly` for a badge.
-    public func notifications(
-        limit: Int = 20, cursor: String? = nil, countOnly: Bool = false, as credentials: DPoPCredentials
-    ) async throws(HatkError) -> NotificationsOutput {
-        var parameters = HatkTransport.page(limit, cursor)
-        if countOnly { parameters.append(("countOnly", "true")) }
-        return try await transport.query("social.grain.unspecced.getNotifications", parameters, as: credentials)
-    }
-
     /// Marks notifications up to `time` (an ISO datetime, normally now) as seen, the way Grain does: the
     /// `lastSeenNotifications` preference, which `getNotifications` counts `unseenCount` from.
     public func markNotificationsSeen(at time: String, as credentials: DPoPCredentials) async throws(HatkError) {
@@ -133,12 +98,6 @@ extension HatkClient {
     public func putPreference(_ key: String, value: JSONValue, as credentials: DPoPCredentials) async throws(HatkError) {
         let _: Empty = try await transport.procedure(
             "dev.hatk.putPreference", json: .object(["key": .string(key), "value": value]), credentials: credentials)
-    }
-
-    /// `dev.hatk.getPreferences`.
-    public func preferences(as credentials: DPoPCredentials) async throws(HatkError) -> [String: JSONValue] {
-        let output: PreferencesOutput = try await transport.query("dev.hatk.getPreferences", [], as: credentials)
-        return output.preferences
     }
 
     // MARK: Helpers

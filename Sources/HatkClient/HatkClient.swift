@@ -1,4 +1,5 @@
 public import ATProto
+public import Clocks
 public import Foundation
 import Lexicon
 public import Outbound
@@ -20,6 +21,7 @@ public final class HatkClient: Sendable {
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://grain.social`.
     ///   - timeout: how long one call may take before it fails with `.timeout`.
+    ///   - clock: the calendar DPoP proofs are dated by; `monotonic`, what the read cache's lifetime is measured on.
     ///   - policy: which addresses calls may connect to. Public ones only by default: a hatk on loopback or the
     ///     LAN (the embedded backend) needs its origin in the allowance.
     ///   - observe: told of every call's method, time and outcome; nil for nobody.
@@ -28,13 +30,14 @@ public final class HatkClient: Sendable {
     ///   - sendsClips: lets `uploadBlob` send `video/*` (our embedded backend only).
     public init(
         baseURL: URL, timeout: TimeInterval = 10, nonces: ReceivedNonces = ReceivedNonces(),
-        clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
+        clock: @escaping @Sendable () -> UTCTime = { .now }, monotonic: MonotonicClock = .continuous,
         cacheTTL: Duration = .zero, policy: AddressPolicy = .publicOnly, observe: CallObserver? = nil, keepsConnectionsOpen: Bool = true,
         sendsClips: Bool = false
     ) {
         self.sendsClips = sendsClips
         transport = HatkTransport(
-            baseURL: baseURL, timeout: timeout, nonces: nonces, clock: clock, cacheTTL: cacheTTL, policy: policy, observe: observe,
+            baseURL: baseURL, timeout: timeout, nonces: nonces, clock: clock, monotonic: monotonic, cacheTTL: cacheTTL, policy: policy,
+            observe: observe,
             keepsConnectionsOpen: keepsConnectionsOpen)
     }
 

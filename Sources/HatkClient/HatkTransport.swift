@@ -1,4 +1,5 @@
 import ATProto
+import Clocks
 import Crypto
 import Foundation
 import Lexicon
@@ -13,17 +14,18 @@ final class HatkTransport: Sendable {
     /// Shared with the OAuth client, so a nonce learnt at the token endpoint is used on XRPC calls too.
     let nonces: ReceivedNonces
     /// Unix seconds for DPoP proofs' `iat`; injectable so tests can move time.
-    let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> UTCTime
     let cache: ReadCache
     /// Told of every call: its method, how long it took and how it ended (for metrics).
     let observe: HatkClient.CallObserver?
 
     init(
-        baseURL: URL, timeout: TimeInterval, nonces: ReceivedNonces, clock: @escaping @Sendable () -> Int64, cacheTTL: Duration,
+        baseURL: URL, timeout: TimeInterval, nonces: ReceivedNonces, clock: @escaping @Sendable () -> UTCTime, monotonic: MonotonicClock,
+        cacheTTL: Duration,
         policy: AddressPolicy, observe: HatkClient.CallObserver?, keepsConnectionsOpen: Bool
     ) {
         self.observe = observe
-        cache = ReadCache(ttl: cacheTTL)
+        cache = ReadCache(ttl: cacheTTL, clock: monotonic)
         self.baseURL = baseURL
         self.nonces = nonces
         self.clock = clock
@@ -175,7 +177,7 @@ final class HatkTransport: Sendable {
         for attempt in 0..<2 {
             do {
                 request.headers["DPoP"] = try DPoP.proof(
-                    key: key, method: request.method, url: credentials.proofURL(for: htu), now: clock(),
+                    key: key, method: request.method, url: credentials.proofURL(for: htu), now: clock().unixSeconds,
                     accessToken: credentials.accessToken, nonce: nonces.nonce(for: htu))
             } catch {
                 throw HatkError(kind: .http(status: 401, error: "could not sign a DPoP proof"), endpoint: nsid)

@@ -1,24 +1,25 @@
 import Caching
+import Clocks
 import Foundation
 
 /// A short-lived cache of successful query answers, keyed by URL: hot reads such as the author list
 /// are asked of the upstream at most once per `ttl`, however many pages render meanwhile. Writes made
 /// through this client clear it, so a person always sees their own changes at once. The shared ``Cache`` on the
-/// continuous clock; when full, the least recently used answer goes.
+/// injected monotonic clock; when full, the least recently used answer goes.
 final class ReadCache: Sendable {
     let ttl: Duration
     let capacity: Int
     private let entries: Cache<String, Data>
-    /// Where this cache's time starts: `now` is the continuous clock's distance from it.
-    private let origin = ContinuousClock.now
+    private let clock: MonotonicClock
 
-    init(ttl: Duration, capacity: Int = 512) {
+    init(ttl: Duration, capacity: Int = 512, clock: MonotonicClock = .continuous) {
+        self.clock = clock
         self.ttl = ttl
         self.capacity = capacity
         entries = Cache(capacity: ttl > .zero ? capacity : 0, lifetime: ttl)
     }
 
-    private var now: Duration { ContinuousClock.now - origin }
+    private var now: Duration { clock.now() }
 
     func get(_ key: String) -> Data? {
         guard ttl > .zero else { return nil }

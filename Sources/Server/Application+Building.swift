@@ -82,13 +82,14 @@ extension Application {
     /// The writer and the fetch rules: only the configured upstream (or our own listener) may be on loopback or the
     /// LAN; every other address an OAuth document or anything else names must be public.
     static func upstreamConnections(
-        _ configuration: ServeConfiguration, loopback: URL, metrics: Metrics, clock: @escaping @Sendable () -> UTCTime
+        _ configuration: ServeConfiguration, loopback: URL, metrics: Metrics, clock: @escaping @Sendable () -> UTCTime,
+        monotonic: MonotonicClock
     ) -> Connections {
         let nonces = ReceivedNonces()
         let upstream = configuration.appview ?? loopback
         let policy = AddressPolicy.publicOnly.allowing([upstream])
         let writer = HatkClient(
-            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: { clock().unixSeconds },
+            baseURL: upstream, timeout: configuration.upstreamTimeout, nonces: nonces, clock: clock, monotonic: monotonic,
             cacheTTL: configuration.appview == nil ? .zero : configuration.readCacheTTL, policy: policy,
             observe: RequestMetrics(metrics: metrics).upstreamCall, keepsConnectionsOpen: configuration.appview != nil,
             sendsClips: configuration.appview == nil)

@@ -72,7 +72,8 @@ public final class Application: Sendable {
         let dataKey = try DataKey.load(configuration.keyLocation)
         let metrics = Metrics()
         self.metrics = metrics
-        let connections = Self.upstreamConnections(configuration, loopback: loopback, metrics: metrics, clock: clock)
+        let connections = Self.upstreamConnections(
+            configuration, loopback: loopback, metrics: metrics, clock: clock, monotonic: monotonic)
         // One processor for the front's transcoding and the backend's checks, so its slots bound the whole process. A
         // remote hatk gets photos only: Grain's sessions may upload only images.
         let clips: ClipProcessor? = configuration.appview == nil ? Self.clipProcessor(configuration) : nil

@@ -45,7 +45,7 @@ struct EmbeddedContractTests {
         #expect(stories.first?.viewer?.fav == fav.uri, "the signed read is personalised")
         #expect(stories.first?.commentCount == 1)
         #expect(try await client.reader.stories(of: maya).first?.viewer == nil)
-        let thread = try await client.commentThread(on: story, as: nil)
+        let thread = try await client.reader.commentThread(on: story, limit: 20, cursor: nil)
         #expect(thread.comments.map(\.text) == ["lovely light"])
 
         try await client.markStoriesViewed([story], as: asJonas)
@@ -53,19 +53,19 @@ struct EmbeddedContractTests {
         #expect(strip.first?.unviewedCount == 0, "viewed state is detected by unviewedCount on a signed-in strip")
         #expect(try await client.reader.storyAuthors().first?.unviewedCount == nil)
 
-        let notifications = try await client.notifications(as: asMaya)
+        let notifications = try await client.reading(as: { asMaya }).notifications(limit: 20, cursor: nil, countOnly: false)
         #expect(notifications.notifications.map(\.reason).sorted() == ["story-comment", "story-favorite"])
         #expect(notifications.unseenCount == 2)
         try await client.markNotificationsSeen(at: UTCTime.now.adding(seconds: 1).iso8601, as: asMaya)
-        #expect(try await client.notifications(countOnly: true, as: asMaya).unseenCount == 0)
+        #expect(try await client.reading(as: { asMaya }).notifications(limit: 20, cursor: nil, countOnly: true).unseenCount == 0)
 
         let report = try await client.createReport(.record(uri: story.description, cid: stories[0].cid), label: "other", reason: "test", as: asJonas)
         #expect(report.reportedBy == jonas.rawValue)
-        #expect(try await client.describeLabels().count == 8)
+        #expect(try await client.reader.labelDefinitions().count == 8)
 
         try await client.muteActor(maya, as: asJonas)
         #expect(try await client.reading(as: { asJonas }).storyAuthors().isEmpty)
-        #expect(try await client.mutes(as: asJonas).items.map(\.did) == [maya.rawValue])
+        #expect(try await client.reading(as: { asJonas }).mutes(limit: 50, cursor: nil).items.map(\.did) == [maya.rawValue])
         try await client.unmuteActor(maya, as: asJonas)
         let block = try await client.block(maya, createdAt: now(), as: asJonas)
         #expect(try await client.reading(as: { asJonas }).profile("maya.home.test")?.viewer?.blocking == block.uri)

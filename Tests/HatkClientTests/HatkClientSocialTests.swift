@@ -89,13 +89,13 @@ struct HatkClientSocialTests {
         #expect(log.lastBody?["record"]?["facets"] == .array([facet]))
         #expect(log.lastBody?["record"]?["replyTo"] == nil)
 
-        let output = try await client.commentThread(on: story, limit: 5, cursor: "2026-08-19T11:00:00.000Z", as: nil)
+        let output = try await client.reader.commentThread(on: story, limit: 5, cursor: "2026-08-19T11:00:00.000Z")
         #expect(output.totalCount == 7 && output.comments.first?.favCount == 2)
         #expect(log.last?.query("subject") == story.description)
         #expect(log.last?.query("limit") == "5")
         #expect(log.last?.query("cursor") == "2026-08-19T11:00:00.000Z")
         #expect(log.last?.headers["Authorization"] == nil, "an anonymous read is not signed")
-        _ = try await client.commentThread(on: story, as: credentials())
+        _ = try await client.reading(as: { credentials() }).commentThread(on: story, limit: 20, cursor: nil)
         #expect(log.last?.headers["Authorization"] == "DPoP token-abc")
     }
 
@@ -129,17 +129,17 @@ struct HatkClientSocialTests {
         }
     }
 
-    @Test("describeLabels answers the definitions, or none for a server that sends {}")
+    @Test("the label definitions come from describeLabels, or none for a server that sends {}")
     func describeLabels() async throws {
         let log = RequestLog()
         let body = Mutex(#"{"definitions":[{"identifier":"nudity","severity":"inform","blurs":"media","defaultSetting":"warn"}]}"#)
         let server = try stub(log) { _ in jsonBody(body.withLock { $0 }) }
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, policy: server.policy)
-        let definitions = try await client.describeLabels()
+        let definitions = try await client.reader.labelDefinitions()
         #expect(LabelPolicy(definitions: definitions).resolve(values: ["nudity"]).action == .warnMedia)
         body.withLock { $0 = "{}" }
-        #expect(try await client.describeLabels().isEmpty)
+        #expect(try await client.reader.labelDefinitions().isEmpty)
     }
 
     @Test("a 200 text/html answer (an unknown method on a hatk with a web app) is never parsed, even if it looks like JSON")
@@ -151,11 +151,10 @@ struct HatkClientSocialTests {
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, policy: server.policy)
         do {
-            _ = try await client.notifications(as: credentials())
+            _ = try await client.reading(as: { credentials() }).notifications(limit: 20, cursor: nil, countOnly: false)
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .notJSON(status: 200, contentType: "text/html; charset=utf-8"))
-            #expect(error.isUnsupportedMethod)
+            #expect(error.kind == .unsupported && error.detail.contains("text/html; charset=utf-8"), "\(error)")
             #expect(!error.isTransient)
         }
         await #expect(throws: HatkError.self) { try await client.markStoriesViewed([story], as: credentials()) }
@@ -178,7 +177,6 @@ struct HatkClientSocialTests {
         let me = try DID("did:plc:maya")
         let calls: [(String, @Sendable () async throws -> Void)] = [
             ("mute", { try await client.muteActor(me, as: credentials()) }),
-            ("mutes", { _ = try await client.mutes(as: credentials()) }),
             ("block", { _ = try await client.block(me, createdAt: "2026-08-19T12:00:00.000Z", as: credentials()) }),
         ]
         for (name, call) in calls {
@@ -190,6 +188,12 @@ struct HatkClientSocialTests {
                 #expect(error.needsSignIn, "\(name)")
                 #expect(!error.isTransient, "\(name): retrying will not help")
             }
+        }
+        do {
+            _ = try await client.reading(as: { credentials() }).mutes(limit: 50, cursor: nil)
+            Issue.record("mutes: expected an error")
+        } catch {
+            #expect(error.kind == .signInRequired && !error.isTransient, "a read's 400 Authentication required: \(error)")
         }
         do {
             try await client.unmuteActor(me, as: credentials())
@@ -226,7 +230,7 @@ struct HatkClientSocialTests {
         }
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, policy: server.policy)
-        let output = try await client.notifications(limit: 10, cursor: "c", countOnly: true, as: credentials())
+        let output = try await client.reading(as: { credentials() }).notifications(limit: 10, cursor: "c", countOnly: true)
         #expect(output.unseenCount == 3 && output.notifications.first?.reason == NotificationReason.storyFavorite)
         #expect(log.last?.query("countOnly") == "true" && log.last?.query("limit") == "10" && log.last?.query("cursor") == "c")
         try await client.markNotificationsSeen(at: "2026-08-19T12:30:00.000Z", as: credentials())

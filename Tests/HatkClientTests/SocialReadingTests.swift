@@ -91,11 +91,18 @@ struct SocialReadingTests {
         }
         defer { Task { await server.server.shutdown() } }
         let client = HatkClient(baseURL: server.url, policy: server.policy)
-        #expect(try await client.image(at: "/img/feed_thumbnail/did:plc:a/bafy") == jpeg)
-        #expect(try await client.image(at: server.url.absoluteString + "/img/feed_thumbnail/did:plc:a/bafy") == jpeg)
-        await #expect(throws: HatkError.self) { try await client.image(at: "/page") }
-        await #expect(throws: HatkError.self) { try await client.image(at: "file:///etc/passwd") }
+        let photos = client.reader
+        #expect(try await photos.image(at: "/img/feed_thumbnail/did:plc:a/bafy") == jpeg)
+        #expect(try await photos.image(at: server.url.absoluteString + "/img/feed_thumbnail/did:plc:a/bafy") == jpeg)
+        await #expect(throws: ReadError(.unavailable, endpoint: "image", detail: "not a JPEG or PNG image (text/html)")) {
+            try await photos.image(at: "/page")
+        }
+        await #expect(throws: ReadError.self) { try await photos.image(at: "file:///etc/passwd") }
+        do {
+            _ = try await photos.image(at: "/img/feed_thumbnail/did:plc:a/missing/more")
+            Issue.record("expected an error")
+        } catch { #expect(error.kind == .notFound && error.status == 404, "\(error)") }
         // Another loopback address is not the configured upstream: refused by the address policy.
-        await #expect(throws: HatkError.self) { try await client.image(at: "http://127.0.0.2:9/x.jpg") }
+        await #expect(throws: ReadError.self) { try await photos.image(at: "http://127.0.0.2:9/x.jpg") }
     }
 }

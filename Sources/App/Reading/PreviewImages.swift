@@ -6,6 +6,7 @@ import HatkClient
 import Imaging
 import Lexicon
 import Logging
+import Readers
 import Workers
 
 /// Images the server makes from a story's photo: the 1200 × 630 link preview of its permalink (blurred when the
@@ -48,7 +49,7 @@ final class PreviewImages: Sendable {
         self.client = client
     }
 
-    /// The rendition of `story` of `kind`. - Throws: `HatkError` when the photo cannot be fetched, `WorkerPool.Busy`
+    /// The rendition of `story` of `kind`. - Throws: `ReadError` when the photo cannot be fetched, `WorkerPool.Busy`
     /// when the pool is full, `ImagingError` when it cannot be read.
     /// - Throws: `Limited` when `client` has had its renditions for the minute.
     func image(_ kind: Kind, of story: StoryView, for client: String, now: Int64) async throws -> [UInt8] {
@@ -94,12 +95,3 @@ extension PreviewImages {
         return response
     }
 }
-
-/// Where the front gets a story's photo for the images it makes: a hatk's image host over HTTP (`HatkClient`), or the
-/// embedded household's blobs in this process.
-public protocol PhotoSource: Sendable {
-    /// The JPEG or PNG bytes at `address`. - Throws: `HatkError` when there is no such photo or it cannot be fetched.
-    func image(at address: String) async throws -> [UInt8]
-}
-
-extension HatkClient: PhotoSource {}

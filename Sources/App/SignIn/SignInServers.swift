@@ -48,7 +48,6 @@ public final class SignInServers: Sendable {
     func client(for origin: String) -> OAuthClient {
         if let existing = clients.withLock({ $0[origin] }) { return existing }
         let clock = self.clock
-        let unixClock: @Sendable () -> Int64 = { clock().unixSeconds }
         let made: OAuthClient
         let clientID = origin + SiteURL.clientMetadata.path
         let redirect = origin + SiteURL.authCallback.path
@@ -58,12 +57,12 @@ public final class SignInServers: Sendable {
             // falls back to the transport so nothing crashes.
             made = OAuthClient(
                 clientID: clientID, redirectURI: redirect, issuer: URL(string: origin) ?? transport, scope: OAuthClient.householdScope,
-                transport: transport, metadata: metadata(origin), nonces: configuration.nonces, timeout: configuration.timeout, clock: unixClock,
+                transport: transport, metadata: metadata(origin), nonces: configuration.nonces, timeout: configuration.timeout, clock: clock,
                 policy: configuration.policy, headers: ["Grain-Front": frontKey])
         case .remote(let issuer):
             made = OAuthClient(
                 clientID: clientID, redirectURI: redirect, issuer: issuer, nonces: configuration.nonces,
-                timeout: configuration.timeout, clock: unixClock, policy: configuration.policy)
+                timeout: configuration.timeout, clock: clock, policy: configuration.policy)
         }
         return clients.withLock { clients in
             if let raced = clients[origin] { return raced }

@@ -18,7 +18,7 @@ public final class OAuthClient: Sendable {
     let nonces: ReceivedNonces
     /// Sent with every form POST to the authorization server (PAR, token, revocation): our front's key to its own server.
     let headers: [String: String]
-    let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> UTCTime
     private let http: OutboundHTTP
     private let timeout: Duration
     private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
@@ -43,7 +43,7 @@ public final class OAuthClient: Sendable {
         clientID: String, redirectURI: String, issuer: URL, scope: String = OAuthClient.grainScope,
         transport: URL? = nil, metadata: AuthorizationServerMetadata? = nil,
         nonces: ReceivedNonces = ReceivedNonces(), timeout: TimeInterval = 10,
-        clock: @escaping @Sendable () -> Int64 = { UTCTime.now.unixSeconds },
+        clock: @escaping @Sendable () -> UTCTime = { .now },
         policy: AddressPolicy = .publicOnly, headers: [String: String] = [:]
     ) {
         self.headers = headers
@@ -113,7 +113,7 @@ public final class OAuthClient: Sendable {
             throw OAuthError(code: "server_error", detail: "the authorization URL could not be built")
         }
         let pending = PendingAuthorization(
-            state: state, codeVerifier: verifier, dpopKey: key.rawRepresentation, issuer: metadata.issuer, createdAt: clock())
+            state: state, codeVerifier: verifier, dpopKey: key.rawRepresentation, issuer: metadata.issuer, createdAt: clock().unixSeconds)
         return (authorizeURL, pending)
     }
 
@@ -123,7 +123,7 @@ public final class OAuthClient: Sendable {
     ) async throws(OAuthError)
         -> TokenSet
     {
-        guard clock() - pending.createdAt <= 600 else {
+        guard clock().unixSeconds - pending.createdAt <= 600 else {
             throw OAuthError(code: "expired", detail: "the sign-in took too long; start again")
         }
         guard let returnedIssuer, Self.sameIssuer(returnedIssuer, pending.issuer) else {
@@ -178,7 +178,7 @@ public final class OAuthClient: Sendable {
         let lifetime = min(max(response.expiresIn ?? 3600, 0), Self.longestTokenLifetime)
         return TokenSet(
             accessToken: response.accessToken, refreshToken: response.refreshToken,
-            expiresAt: clock() + lifetime, subject: sub, scope: response.scope, handle: response.handle)
+            expiresAt: clock().unixSeconds + lifetime, subject: sub, scope: response.scope, handle: response.handle)
     }
 
     /// POSTs a form with a DPoP proof, retrying once with the server's nonce when it asks for one.
@@ -191,7 +191,7 @@ public final class OAuthClient: Sendable {
         for attempt in 0..<2 {
             do {
                 request.headers["DPoP"] = try DPoP.proof(
-                    key: key, method: "POST", url: url.absoluteString, now: clock(), nonce: nonces.nonce(for: url))
+                    key: key, method: "POST", url: url.absoluteString, now: clock().unixSeconds, nonce: nonces.nonce(for: url))
             } catch {
                 throw OAuthError(code: "client_error", detail: "could not sign a DPoP proof: \(error)")
             }

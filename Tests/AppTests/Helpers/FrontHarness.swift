@@ -8,6 +8,7 @@ import HatkClient
 import Imaging
 import Outbound
 import Publishing
+import Readers
 import TestSupport
 import WebAddresses
 import Workers

@@ -2,6 +2,7 @@ import ATProto
 import HTTPServer
 import Imaging
 import Lexicon
+import Readers
 import Synchronization
 import TestSupport
 import Testing
@@ -20,7 +21,7 @@ import Testing
             jpeg = try Imaging.encodeJPEG(RGBImage(width: 64, height: 48, red: 200, green: 120, blue: 40), quality: 80)
         }
 
-        func image(at address: String) async throws -> [UInt8] {
+        func image(at address: String) async throws(ReadError) -> [UInt8] {
             fetches.add(1, ordering: .relaxed)
             return jpeg
         }
