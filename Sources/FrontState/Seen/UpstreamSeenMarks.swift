@@ -26,15 +26,19 @@ public final class UpstreamSeenMarks: Sendable {
     private let accounts = Mutex<[String: Account]>([:])
     /// Marks one account may have waiting; older ones are dropped past it (a misbehaving script cannot grow memory).
     static let maxPending = 500
-    static let cachedAccounts = 4096
+    /// Accounts kept at most, before those whose marks have all gone up are forgotten.
+    let cachedAccounts: Int
 
     /// - Parameters:
     ///   - delay: how long the first waiting mark waits for others (Grain's own client waits 30 seconds), so a
     ///     person flicking through stories costs one call, not one a story.
     ///   - send: how a batch goes up: in process to the embedded backend, or `markStoriesViewed` with the person's
     ///     credentials to a remote one.
-    public init(delay: Duration = .seconds(30), send: @escaping Send) {
+    ///   - cachedAccounts: past this many accounts, those with nothing waiting are forgotten (the upstream has their
+    ///     marks now); accounts with marks still waiting are kept, so none is lost, and they drain within `delay`.
+    public init(delay: Duration = .seconds(30), cachedAccounts: Int = 4096, send: @escaping Send) {
         self.delay = delay
+        self.cachedAccounts = cachedAccounts
         self.send = send
     }
 
@@ -51,7 +55,9 @@ public final class UpstreamSeenMarks: Sendable {
     /// Records a story as seen by the session's account; the upstream hears of it with the account's next batch.
     public func mark(uri: ATURI, createdAt: UTCTime, session: BrowserSession) {
         let (full, schedule) = accounts.withLock { accounts -> (Bool, Bool) in
-            if accounts[session.did] == nil, accounts.count >= Self.cachedAccounts { accounts.removeAll() }
+            if accounts[session.did] == nil, accounts.count >= cachedAccounts {
+                accounts = accounts.filter { !$0.value.pending.isEmpty }
+            }
             var account = accounts[session.did] ?? Account(session: session)
             account.session = session
             guard !account.state.uris.contains(uri.description) else { return (false, false) }
@@ -102,7 +108,7 @@ public final class UpstreamSeenMarks: Sendable {
             } catch let error as HatkError where error.isTransient {
                 // Kept for the next batch; the marks still count here meanwhile.
                 log.warning("seen marks not sent yet: \(error)")
-                requeue(Array(batch[start...]), account: account)
+                requeue(Array(batch[start...]), account: account, session: session)
                 return
             } catch {
                 // Signed out, or refused: these marks stay this process's only.
@@ -115,9 +121,10 @@ public final class UpstreamSeenMarks: Sendable {
 
     /// Puts a batch the upstream could not take back in front of the account's waiting marks, and sends them again
     /// after ``delay``: the person may mark nothing more (they watched, closed and left), so nothing else would.
-    private func requeue(_ uris: [ATURI], account: String) {
+    /// The account may have been forgotten while its batch was on its way (it had nothing else waiting): it comes back.
+    private func requeue(_ uris: [ATURI], account: String, session: BrowserSession) {
         let schedule = accounts.withLock { accounts -> Bool in
-            guard var entry = accounts[account] else { return false }
+            var entry = accounts[account] ?? Account(session: session)
             entry.pending = Array((uris + entry.pending).suffix(Self.maxPending))
             let schedule = !entry.scheduled
             entry.scheduled = true

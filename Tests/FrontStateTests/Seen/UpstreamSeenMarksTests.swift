@@ -2,6 +2,7 @@ import ATProto
 import HatkClient
 import Lexicon
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FrontState
@@ -98,13 +99,26 @@ import Testing
         await marks.flush("did:plc:viewer")
         #expect(attempts.withLock { $0 } == 3, "a refusal is not retried")
     }
-}
 
-/// Polls `condition` for up to two seconds.
-func waitUntil(_ condition: () -> Bool) async throws {
-    for _ in 0..<200 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
+    @Test("past the account bound only accounts with nothing waiting are forgotten: marks not yet sent are kept and go up")
+    func boundKeepsWaitingMarks() async throws {
+        let sent = Mutex<[String]>([])
+        let marks = UpstreamSeenMarks(delay: .seconds(3600), cachedAccounts: 2) { uris, _ in
+            sent.withLock { $0 += uris.map(\.description) }
+        }
+        let now = UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!
+        let story = { (n: Int) in try ATURI("at://did:plc:maya/social.grain.story/3k\(1000 + n)aaaaaaa") }
+        marks.mark(uri: try story(1), createdAt: now, session: Self.session("did:plc:a"))
+        marks.mark(uri: try story(2), createdAt: now, session: Self.session("did:plc:b"))
+        await marks.flush("did:plc:a")
+        #expect(sent.withLock { $0 } == [try story(1).description])
+
+        // A third account: `a` has nothing waiting and is forgotten; `b`'s unsent mark stays.
+        marks.mark(uri: try story(3), createdAt: now, session: Self.session("did:plc:c"))
+        #expect(marks.state(for: "did:plc:a").uris.isEmpty, "the upstream has a's mark now")
+        #expect(marks.state(for: "did:plc:b").uris == [try story(2).description])
+        await marks.flushAll()
+        let all = try [1, 2, 3].map { try story($0).description }
+        #expect(Set(sent.withLock { $0 }) == Set(all), "nothing unsent was dropped")
     }
-    Issue.record("condition not met in time")
 }
