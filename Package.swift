@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(name: "ClocksTests", dependencies: ["Clocks", "ATProto", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebAddressesTests", dependencies: ["WebAddresses"], swiftSettings: strict),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits", "WebAddresses", "Clocks"], swiftSettings: strict),
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "ByteCompression", "RateLimits", "WebAddresses", "Clocks", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "RateLimitsTests", dependencies: ["RateLimits"], swiftSettings: strict),
         .testTarget(name: "MappedFilesTests", dependencies: ["MappedFiles"], swiftSettings: strict),
         .testTarget(name: "ByteCompressionTests", dependencies: ["ByteCompression"], swiftSettings: strict),

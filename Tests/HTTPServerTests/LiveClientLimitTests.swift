@@ -1,5 +1,6 @@
 import Foundation
 import RateLimits
+import TestSupport
 import Testing
 import WebAddresses
 
@@ -19,13 +20,6 @@ extension LiveTests {
         private static func ping(_ connection: RawConnection) throws -> Int {
             connection.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
             return try connection.readResponse().status
-        }
-
-        private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !condition(), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
         }
 
         @Test("connections from one client past its limit are closed at once, while another client is served")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTPServer
@@ -11,13 +12,6 @@ import Testing
 extension LiveTests {
     struct LiveConcurrencyTests {
         /// Waits (polling) until `condition` holds, for at most `limit`.
-        private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !condition() {
-                guard ContinuousClock.now < deadline else { return }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
 
         private static func raiseFileLimit() {
             var limit = rlimit()

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTPServer
@@ -68,13 +69,6 @@ extension LiveTests {
 
         private func files(_ directory: TemporaryDirectory) -> [String] {
             (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        }
-
-        private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !condition(), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
         }
 
         @Test("a body streamed to disk reaches the handler as a file with every byte; the file is gone after the response")

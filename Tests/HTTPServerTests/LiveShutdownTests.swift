@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTPServer
@@ -7,14 +8,6 @@ import Testing
 extension LiveTests {
     struct LiveShutdownTests {
         static let stressRounds = Int(ProcessInfo.processInfo.environment["HTTP_STRESS_ROUNDS"] ?? "") ?? 20
-
-        private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !condition() {
-                guard ContinuousClock.now < deadline else { return }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-        }
 
         private func router(_ entered: Recorder, handlerDuration: Duration) -> Router {
             var router = Router()

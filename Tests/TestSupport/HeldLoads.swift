@@ -27,8 +27,8 @@ public final class HeldLoads: Sendable {
     public struct Failure: Error {}
 }
 
-/// Waits (up to 5 s) until `condition` holds.
-public func waitUntil(_ condition: () -> Bool) async throws {
-    let end = ContinuousClock.now + .seconds(5)
+/// Waits until `condition` holds, or `limit` (5 s unless said) has passed: the caller's expectations then fail.
+public func waitUntil(_ limit: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let end = ContinuousClock.now + limit
     while !condition() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
 }
