@@ -41,21 +41,12 @@ extension ServeOption {
                 config.handleDomain = value
             },
             ServeOption("household-name", .value("TEXT"), help: [#"the household's name, on the page strangers see (e.g. "The Costas")"#]) {
-                config, value throws(Command.UsageError) in
-                let name = value.trimmingCharacters(in: .whitespaces)
-                guard (1...80).contains(name.count) else { throw Command.UsageError(description: "--household-name takes 1 to 80 characters") }
-                config.householdName = name
+                config, value throws(Command.UsageError) in config.householdName = try text(value, "--household-name", 1...80)
             },
             ServeOption(
                 "household-contact", .value("TEXT"),
                 help: [#"how a stranger reaches the owner, on the front door and /help (e.g. "Ask Ana: ana@example.com")"#]
-            ) { config, value throws(Command.UsageError) in
-                let contact = value.trimmingCharacters(in: .whitespaces)
-                guard (1...200).contains(contact.count) else {
-                    throw Command.UsageError(description: "--household-contact takes 1 to 200 characters")
-                }
-                config.householdContact = contact
-            },
+            ) { config, value throws(Command.UsageError) in config.householdContact = try text(value, "--household-contact", 1...200) },
             ServeOption("templates", .value("DIR"), help: ["HTML templates (default ./Templates)"]) { config, value in
                 config.templatesDirectory = value
             },

@@ -76,6 +76,15 @@ extension ServeOption {
         return n
     }
 
+    /// Words a person reads on a page (the household's name, its contact line): trimmed, and `lengths` characters.
+    static func text(_ value: String, _ flag: String, _ lengths: ClosedRange<Int>) throws(Command.UsageError) -> String {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        guard lengths.contains(text.count) else {
+            throw Command.UsageError(description: "\(flag) takes \(lengths.lowerBound) to \(lengths.upperBound) characters")
+        }
+        return text
+    }
+
     static func list(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
