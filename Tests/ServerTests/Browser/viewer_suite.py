@@ -2691,7 +2691,7 @@ class Conformance(Base):
         jonas = self.story_data("jonas.home.test")
         item = jonas["items"][-1]
         pages = ["/", "/profile/jonas.home.test", item["href"], item["commentsHref"], "/report?story=" + item["uri"], "/create",
-                 "/activity", "/muted", "/kiosk/settings", "/kiosk", "/profile/maya.home.test"]
+                 "/activity", "/muted", "/kiosk/settings", "/kiosk", "/profile/maya.home.test", "/help"]
         # The owner's pages are the embedded household's: a front reading a remote hatk has none.
         return pages + ([] if REMOTE else ["/admin", "/invite", "/admin/reports"])
 
