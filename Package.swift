@@ -97,7 +97,7 @@ let package = Package(
         // The front's state: browser sessions, seen marks and rate limits, in front.sqlite or shared in PostgreSQL.
         .target(
             name: "FrontState",
-            dependencies: ["Caching", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "RateLimits", "Logging"],
+            dependencies: ["Caching", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "RateLimits", "Logging", "Clocks"],
             swiftSettings: strict
         ),
         // Posting a story, with no HTTP or page in sight: the image pipeline or a clip's transcode, the place name,
@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "LoggingTests", dependencies: ["Logging"], swiftSettings: strict),
         .testTarget(
             name: "FrontStateTests",
-            dependencies: ["FrontState", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "TestSupport"],
+            dependencies: ["FrontState", "Storage", "PostgresStorage", "HatkClient", "Lexicon", "ATProto", "Crypto", "Clocks", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "AppTests",

@@ -68,7 +68,7 @@ public struct Front: Sendable {
         let visibility = Visibility(labels: labels)
         let keeper = SeenKeeper(
             local: seen,
-            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay) { [markViewed = upstream.markViewed] uris, session in
+            upstream: UpstreamSeenMarks(delay: settings.seenBatchDelay, clock: monotonic) { [markViewed = upstream.markViewed] uris, session in
                 if let markViewed {
                     try await markViewed(uris, try DID(session.did))
                 } else {

@@ -1,4 +1,5 @@
 import MappedFiles
+
 /// Turns an uploaded photo (JPEG, PNG, HEIC, AVIF or WebP) into a story photo: upright, in sRGB, within
 /// `maxEdge`, within `maxBytes`, metadata-free.
 ///

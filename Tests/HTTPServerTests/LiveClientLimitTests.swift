@@ -64,7 +64,7 @@ extension LiveTests {
 
             let first = try await RawConnection.run { try Self.ping(try RawConnection(port: port, source: "127.0.0.4")) }
             // The first connection was released with its RawConnection; MHD reports the close shortly after.
-            try await waitUntil(.seconds(5)) { live.server.core.watch.connections(from: client) == 0 }
+            try await waitUntil { live.server.core.watch.connections(from: client) == 0 }
             let second = try await RawConnection.run { try Self.ping(try RawConnection(port: port, source: "127.0.0.4")) }
             await live.stop()
 

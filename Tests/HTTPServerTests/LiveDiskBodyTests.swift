@@ -151,10 +151,10 @@ extension LiveTests {
                 Thread.sleep(forTimeInterval: 0.2)
                 return (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.count ?? 0
             }
-            try await waitUntil(.seconds(5)) { files(directory).isEmpty }
+            try await waitUntil { files(directory).isEmpty }
             let left = files(directory)
             let (after, _, _) = try await live.fetch("/small", method: "POST", body: Data("ok".utf8))
-            try await waitUntil(.seconds(5)) { live.server.core.openExchanges.load(ordering: .relaxed) == 0 }
+            try await waitUntil { live.server.core.openExchanges.load(ordering: .relaxed) == 0 }
             let open = live.server.core.openExchanges.load(ordering: .relaxed)
             await live.stop()
 
@@ -189,7 +189,7 @@ extension LiveTests {
                     return connection.readUntilEnd().end
                 }
             }
-            try await waitUntil(.seconds(5)) { files(directory).count == 2 && seen.withLock { $0.path } == "slow" }
+            try await waitUntil { files(directory).count == 2 && seen.withLock { $0.path } == "slow" }
             let during = files(directory).count
 
             await live.stop()

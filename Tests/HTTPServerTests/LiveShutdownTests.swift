@@ -42,7 +42,7 @@ extension LiveTests {
                     }
                 }
             }
-            try await waitUntil(.seconds(5)) { entered.count == 3 }
+            try await waitUntil { entered.count == 3 }
             #expect(live.server.core.inFlightCount == 3)
 
             // MUT
@@ -62,7 +62,7 @@ extension LiveTests {
                     #expect(response.status == 503)
                 }
             }
-            try await waitUntil(.seconds(5)) { entered.count == 6 }
+            try await waitUntil { entered.count == 6 }
             #expect(entered.all.sorted() == ["cancelled", "cancelled", "cancelled", "work", "work", "work"])
         }
 
@@ -81,13 +81,13 @@ extension LiveTests {
                     return try connection.readResponse()
                 }
             }
-            try await waitUntil(.seconds(5)) { entered.count == 1 }
+            try await waitUntil { entered.count == 1 }
 
             // MUT
             let clock = ContinuousClock()
             let start = clock.now
             let stopping = Task { await live.stop() }
-            try await waitUntil(.seconds(5)) { !live.server.core.acceptsConnections.load(ordering: .relaxed) }
+            try await waitUntil { !live.server.core.acceptsConnections.load(ordering: .relaxed) }
             let latecomer = try await RawConnection.run {
                 let connection = try RawConnection(port: port)
                 connection.send("GET /work HTTP/1.1\r\nHost: x\r\n\r\n")

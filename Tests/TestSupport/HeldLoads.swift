@@ -27,8 +27,10 @@ public final class HeldLoads: Sendable {
     public struct Failure: Error {}
 }
 
-/// Waits until `condition` holds, or `limit` (5 s unless said) has passed: the caller's expectations then fail.
-public func waitUntil(_ limit: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+/// Waits until `condition` holds, or `limit` has passed: the caller's expectations then fail. The default is long
+/// because it costs nothing when the condition comes true, and a test job running beside others can keep a task from
+/// its thread for seconds.
+public func waitUntil(_ limit: Duration = .seconds(20), _ condition: () -> Bool) async throws {
     let end = ContinuousClock.now + limit
     while !condition() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
 }

@@ -1,4 +1,5 @@
 public import ATProto
+public import Clocks
 import HatkClient
 import Lexicon
 import Logging
@@ -22,6 +23,7 @@ public final class UpstreamSeenMarks: Sendable {
     }
 
     let delay: Duration
+    let clock: MonotonicClock
     let send: Send
     private let accounts = Mutex<[String: Account]>([:])
     /// Marks one account may have waiting; older ones are dropped past it (a misbehaving script cannot grow memory).
@@ -36,8 +38,13 @@ public final class UpstreamSeenMarks: Sendable {
     ///     credentials to a remote one.
     ///   - cachedAccounts: past this many accounts, those with nothing waiting are forgotten (the upstream has their
     ///     marks now); accounts with marks still waiting are kept, so none is lost, and they drain within `delay`.
-    public init(delay: Duration = .seconds(30), cachedAccounts: Int = 4096, send: @escaping Send) {
+    ///   - clock: what the delay is waited out on.
+    public init(
+        delay: Duration = .seconds(30), cachedAccounts: Int = 4096, clock: MonotonicClock = .continuous,
+        send: @escaping Send
+    ) {
         self.delay = delay
+        self.clock = clock
         self.cachedAccounts = cachedAccounts
         self.send = send
     }
@@ -80,7 +87,7 @@ public final class UpstreamSeenMarks: Sendable {
     /// Sends the account's batch after ``delay``.
     private func flushLater(_ account: String) {
         Task {
-            try? await Task.sleep(for: self.delay)
+            try? await self.clock.sleep(self.delay)
             await self.flush(account)
         }
     }

@@ -1,4 +1,5 @@
 import ATProto
+import Clocks
 import HatkClient
 import Lexicon
 import Synchronization
@@ -43,15 +44,24 @@ import Testing
     @Test("marks go up on their own once the batch delay has passed, together, and not before")
     func batchDelay() async throws {
         let sent = Mutex<[[String]]>([])
-        let marks = UpstreamSeenMarks(delay: .milliseconds(300)) { uris, _ in sent.withLock { $0.append(uris.map(\.description)) } }
+        let sleeps = HeldSleeps()
+        let marks = UpstreamSeenMarks(delay: .seconds(30), clock: sleeps.clock) { uris, _ in
+            sent.withLock { $0.append(uris.map(\.description)) }
+        }
         let session = Self.session("did:plc:viewer")
         let now = UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!
         let uris = ["at://did:plc:maya/social.grain.story/3kaaaaaaaaaa1", "at://did:plc:maya/social.grain.story/3kaaaaaaaaaa2"]
         for uri in uris { marks.mark(uri: try ATURI(uri), createdAt: now, session: session) }
+        try await waitUntil { sleeps.held == 1 }
+        #expect(sleeps.requested == [.seconds(30)], "one timer for the batch, not one a mark")
         #expect(sent.withLock { $0.isEmpty }, "they wait for the delay")
+        sleeps.endAll()
         try await waitUntil { sent.withLock { !$0.isEmpty } }
         #expect(sent.withLock { $0 } == [uris], "one batch, without a flush asked for")
         marks.mark(uri: try ATURI("at://did:plc:maya/social.grain.story/3kaaaaaaaaaa3"), createdAt: now, session: session)
+        try await waitUntil { sleeps.held == 1 }
+        #expect(sent.withLock { $0.count } == 1, "the later mark waits for its own delay")
+        sleeps.endAll()
         try await waitUntil { sent.withLock { $0.count } == 2 }
         #expect(sent.withLock { $0.last } == ["at://did:plc:maya/social.grain.story/3kaaaaaaaaaa3"], "a later mark starts the next batch")
     }
@@ -59,7 +69,8 @@ import Testing
     @Test("a batch the upstream could not take for a while goes again after the delay, though nothing more is marked")
     func requeueIsRescheduled() async throws {
         let attempts = Mutex<[[String]]>([])
-        let marks = UpstreamSeenMarks(delay: .milliseconds(100)) { uris, _ in
+        let sleeps = HeldSleeps()
+        let marks = UpstreamSeenMarks(delay: .seconds(30), clock: sleeps.clock) { uris, _ in
             let n = attempts.withLock {
                 $0.append(uris.map(\.description))
                 return $0.count
@@ -70,12 +81,17 @@ import Testing
         let uri = "at://did:plc:maya/social.grain.story/3kaaaaaaaaaa1"
         marks.mark(uri: try ATURI(uri), createdAt: UTCTime(iso8601: "2026-12-01T12:00:00.000Z")!, session: session)
         // The batch's timer sends it and it times out. The person watched, closed and left: no further mark and no
-        // flush come from them.
-        try await waitUntil { attempts.withLock { $0.count } >= 1 }
+        // flush come from them, so the retry must have scheduled its own timer.
+        try await waitUntil { sleeps.held == 1 }
+        sleeps.endAll()
+        try await waitUntil { attempts.withLock { $0.count } >= 1 && sleeps.held == 1 }
+        #expect(attempts.withLock { $0.count } == 1, "the retry waits for the delay")
+        sleeps.endAll()
         try await waitUntil { attempts.withLock { $0.count } >= 2 }
         #expect(attempts.withLock { $0 } == [[uri], [uri]])
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(attempts.withLock { $0.count } == 2, "sent once it went through, never again")
+        #expect(sleeps.requested.count == 2, "sent once it went through: no further timer")
+        await marks.flushAll()
+        #expect(attempts.withLock { $0.count } == 2, "nothing left to send")
     }
 
     @Test("a batch that fails for a while is kept for the next; one refused (signed out) is dropped")
