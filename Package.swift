@@ -7,6 +7,9 @@ let strict: [SwiftSetting] = [
     // An import is internal unless marked `public import`, and a member is visible only where its module is imported.
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // Generic code (the caches, the request path) specialised across modules in release builds, so no request looks
+    // up generic metadata at run time (perf, BENCHMARKS.md).
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 let package = Package(

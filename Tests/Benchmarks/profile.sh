@@ -5,7 +5,7 @@
 #
 #   TARGET=story bash Tests/Benchmarks/profile.sh     the signed-in story page (default)
 #   TARGET=strip | blob                               the signed-in strip, the story's full-size photo
-# BIN= (the release build by default), SECONDS_TO_RECORD=8, VISIBILITY=household.
+# BIN= (the release build by default), SECONDS_TO_RECORD=8, VISIBILITY=household; SELF=1 adds each function's own time.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/../.."
@@ -39,6 +39,11 @@ wait "$WRK"
 echo "$TARGET ($URL): $(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt") req/s while recorded; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "By library (self time):"
 perf report -i "$WORK/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' | head -8
+if [ -n "${SELF:-}" ]; then
+  echo "Functions by their own time, above 0.4% (SELF=1):"
+  perf report -i "$WORK/perf.data" --no-children --percent-limit 0.4 --stdio -g none --sort sym 2>/dev/null \
+    | grep -E '^ +[0-9]' | swift demangle --simplified 2>/dev/null | cut -c1-150 | head -50
+fi
 echo "Functions with their callees, above 2% (kernel frames left out):"
-perf report -i "$WORK/perf.data" --children --percent-limit 2 --stdio -g none --sort sym 2>/dev/null \
-  | grep -E '^ +[0-9]' | grep -v '\[k\]' | grep -v ' 0x' | swift demangle --simplified 2>/dev/null | cut -c1-160 | head -30
+perf report -i "$WORK/perf.data" --children --percent-limit ${LIMIT:-2} --stdio -g none --sort sym 2>/dev/null \
+  | grep -E '^ +[0-9]' | grep -v '\[k\]' | grep -v ' 0x' | swift demangle --simplified 2>/dev/null | cut -c1-160 | head -${LINES_SHOWN:-30}
