@@ -99,9 +99,11 @@ public struct Router: Sendable, RouteRegistry {
         groups.contains { $0.immediateResponder != nil }
     }
 
-    /// The owning group's immediate answer to a bodiless request, if it has one.
-    func immediateResponse(to request: Request) -> PreparedResponse? {
-        groups[groupIndex(for: request.path)].immediateResponder?(request)
+    /// The owning group's immediate answer to a bodiless request, if it has one, with the group's prefix (for the
+    /// observer, so the group is found once).
+    func immediateResponse(to request: Request) -> (response: PreparedResponse, group: String)? {
+        let group = groups[groupIndex(for: request.path)]
+        return group.immediateResponder?(request).map { ($0, group.prefix) }
     }
 
     /// The limit, storage and admission check of the route for `method` and `path`; unknown routes get the

@@ -121,9 +121,10 @@ extension ServerCore {
                 let light = Request(
                     method: method, target: exchange.target, headers: headers, body: .bytes([]), remoteAddress: peer,
                     trustedProxies: peer == nil ? .nobody : proxies)
-                if let prepared = router.immediateResponse(to: light) {
+                if let (prepared, group) = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
-                    observe(method: method, path: light.path, status: prepared.response.status)
+                    configuration.observer?.responded(
+                        group: group, method: method, path: light.path, status: prepared.response.status.code, seconds: 0)
                     return MHDResponse.queue(prepared, on: connection, defaults: configuration.responseHeaders)
                 }
             }

@@ -24,10 +24,41 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// Every series lives at a position that never changes, so a caller that counts often (each request) finds its
+    /// series once, as a ``Slot``, and then pays an array index instead of hashing a name and labels.
     struct State: Sendable {
-        var counters: [Series: Double] = [:]
-        var histograms: [Series: Histogram] = [:]
+        var counterSlots: [Series: Int] = [:]
+        var counterSeries: [Series] = []
+        var counters: [Double] = []
+        var histogramSlots: [Series: Int] = [:]
+        var histogramSeries: [Series] = []
+        var histograms: [Histogram] = []
         var help: [String: (type: String, text: String)] = [:]
+
+        mutating func counter(_ series: Series, help text: String) -> Int {
+            if let index = counterSlots[series] { return index }
+            counterSlots[series] = counters.count
+            counterSeries.append(series)
+            counters.append(0)
+            if help[series.name] == nil { help[series.name] = ("counter", text) }
+            return counters.count - 1
+        }
+
+        mutating func histogram(_ series: Series, help text: String) -> Int {
+            if let index = histogramSlots[series] { return index }
+            histogramSlots[series] = histograms.count
+            histogramSeries.append(series)
+            histograms.append(Histogram())
+            if help[series.name] == nil { help[series.name] = ("histogram", text) }
+            return histograms.count - 1
+        }
+    }
+
+    /// A counter and a histogram found once (``slot(counter:_:counterHelp:histogram:_:histogramHelp:)``) and then
+    /// updated together by position, under one lock.
+    public struct Slot: Sendable, Hashable {
+        let counter: Int
+        let histogram: Int
     }
 
     private let state = Mutex(State())
@@ -36,41 +67,58 @@ public final class Metrics: Sendable {
 
     /// Adds `amount` to the counter `name` with `labels`.
     public func increment(_ name: String, _ labels: [Label] = [], by amount: Double = 1, help: String) {
-        state.withLock {
-            $0.counters[Series(name: name, labels: labels), default: 0] += amount
-            if $0.help[name] == nil { $0.help[name] = ("counter", help) }
-        }
+        state.withLock { $0.counters[$0.counter(Series(name: name, labels: labels), help: help)] += amount }
     }
 
     /// Records one observation of `seconds` in the histogram `name` with `labels`.
     public func observe(_ name: String, _ labels: [Label] = [], seconds: Double, help: String) {
+        // Changed in place: a copy out of the array and back would copy the bucket counts every time.
+        state.withLock { $0.histograms[$0.histogram(Series(name: name, labels: labels), help: help)].record(seconds) }
+    }
+
+    /// The counter `counter` with `counterLabels` and the histogram `histogram` with `histogramLabels`, registered
+    /// (at zero) if new, as one slot for ``record(_:seconds:)``.
+    public func slot(
+        counter: String, _ counterLabels: [Label], counterHelp: String, histogram: String, _ histogramLabels: [Label],
+        histogramHelp: String
+    ) -> Slot {
         state.withLock {
-            // Changed in place: a copy out of the dictionary and back would copy the bucket counts every time.
-            $0.histograms[Series(name: name, labels: labels), default: Histogram()].record(seconds)
-            if $0.help[name] == nil { $0.help[name] = ("histogram", help) }
+            Slot(
+                counter: $0.counter(Series(name: counter, labels: counterLabels), help: counterHelp),
+                histogram: $0.histogram(Series(name: histogram, labels: histogramLabels), help: histogramHelp))
+        }
+    }
+
+    /// Adds one to the slot's counter and records `seconds` in its histogram.
+    public func record(_ slot: Slot, seconds: Double) {
+        state.withLock {
+            $0.counters[slot.counter] += 1
+            $0.histograms[slot.histogram].record(seconds)
         }
     }
 
     /// The value of one counter (tests).
     public func counter(_ name: String, _ labels: [Label] = []) -> Double {
-        state.withLock { $0.counters[Series(name: name, labels: labels)] ?? 0 }
+        state.withLock { state in state.counterSlots[Series(name: name, labels: labels)].map { state.counters[$0] } ?? 0 }
     }
 
     /// Every counter and histogram, then `gauges` (values read at this moment), in the Prometheus text format 0.0.4.
     public func exposition(gauges: [Gauge] = []) -> String {
         let snapshot = state.withLock { $0 }
         var text = PrometheusText()
-        for name in Set(snapshot.counters.keys.map(\.name)).sorted() {
+        let counters = Dictionary(uniqueKeysWithValues: zip(snapshot.counterSeries, snapshot.counters))
+        for name in Set(counters.keys.map(\.name)).sorted() {
             text.header(name, type: "counter", help: snapshot.help[name]?.text ?? "")
-            for (series, value) in snapshot.counters.filter({ $0.key.name == name }).sorted(by: {
+            for (series, value) in counters.filter({ $0.key.name == name }).sorted(by: {
                 $0.key.labels.description < $1.key.labels.description
             }) {
                 text.sample(name, series.labels, value)
             }
         }
-        for name in Set(snapshot.histograms.keys.map(\.name)).sorted() {
+        let histograms = Dictionary(uniqueKeysWithValues: zip(snapshot.histogramSeries, snapshot.histograms))
+        for name in Set(histograms.keys.map(\.name)).sorted() {
             text.header(name, type: "histogram", help: snapshot.help[name]?.text ?? "")
-            for (series, histogram) in snapshot.histograms.filter({ $0.key.name == name }).sorted(by: {
+            for (series, histogram) in histograms.filter({ $0.key.name == name }).sorted(by: {
                 $0.key.labels.description < $1.key.labels.description
             }) {
                 for (index, bound) in Self.latencyBuckets.enumerated() {
