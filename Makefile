@@ -55,6 +55,7 @@ bench-http: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/http.sh
 
 # Where a cached page's time goes: perf over the release build while wrk loads it (TARGET=story|strip|blob).
+# Two builds of a change side by side with nginx: bash Tests/Benchmarks/compare.sh BEFORE AFTER.
 bench-profile: deps bench-deps demo-photos release
 	bash Tests/Benchmarks/profile.sh
 
