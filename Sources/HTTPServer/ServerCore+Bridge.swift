@@ -123,8 +123,7 @@ extension ServerCore {
                     trustedProxies: peer == nil ? .nobody : proxies)
                 if let (prepared, group) = router.immediateResponse(to: light) {
                     exchange.state.withLock { $0.phase = .finished }
-                    configuration.observer?.responded(
-                        group: group, method: method, path: light.path, status: prepared.response.status.code, seconds: 0)
+                    observe(method: method, path: light.path, status: prepared.response.status, group: group)
                     return MHDResponse.queue(prepared, on: connection, defaults: configuration.responseHeaders)
                 }
             }

@@ -145,8 +145,10 @@ extension ServerCore {
         return response
     }
 
-    /// Tells the observer of an answer made on the server thread (in no measurable time).
-    func observe(method: HTTPMethod, path: String, status: HTTPStatus) {
-        configuration.observer?.responded(group: router.groupPrefix(for: path), method: method, path: path, status: status.code, seconds: 0)
+    /// Tells the observer of an answer made on the server thread (in no measurable time); `group` when the caller
+    /// has already found the route group, so it is not looked up again.
+    func observe(method: HTTPMethod, path: String, status: HTTPStatus, group: String? = nil) {
+        configuration.observer?.responded(
+            group: group ?? router.groupPrefix(for: path), method: method, path: path, status: status.code, seconds: 0)
     }
 }

@@ -24,34 +24,32 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// Every series lives at a position that never changes, so a caller that counts often (each request) finds its
-    /// series once, as a ``Slot``, and then pays an array index instead of hashing a name and labels.
+    /// The series of one kind, each at a position that never changes, so a caller that counts often (each request)
+    /// finds its series once, as a ``Slot``, and then pays an array index instead of hashing a name and labels.
+    struct Table<Value: Sendable>: Sendable {
+        private(set) var positions: [Series: Int] = [:]
+        var values: [Value] = []
+        /// Each name's help text, from its first series.
+        private(set) var help: [String: String] = [:]
+        /// What a new series starts at.
+        let initial: Value
+
+        /// The position of `series`, added at ``initial`` if new.
+        mutating func position(of series: Series, help text: String) -> Int {
+            if let index = positions[series] { return index }
+            positions[series] = values.count
+            values.append(initial)
+            if help[series.name] == nil { help[series.name] = text }
+            return values.count - 1
+        }
+
+        /// Every series with its value.
+        var all: [Series: Value] { positions.mapValues { values[$0] } }
+    }
+
     struct State: Sendable {
-        var counterSlots: [Series: Int] = [:]
-        var counterSeries: [Series] = []
-        var counters: [Double] = []
-        var histogramSlots: [Series: Int] = [:]
-        var histogramSeries: [Series] = []
-        var histograms: [Histogram] = []
-        var help: [String: (type: String, text: String)] = [:]
-
-        mutating func counter(_ series: Series, help text: String) -> Int {
-            if let index = counterSlots[series] { return index }
-            counterSlots[series] = counters.count
-            counterSeries.append(series)
-            counters.append(0)
-            if help[series.name] == nil { help[series.name] = ("counter", text) }
-            return counters.count - 1
-        }
-
-        mutating func histogram(_ series: Series, help text: String) -> Int {
-            if let index = histogramSlots[series] { return index }
-            histogramSlots[series] = histograms.count
-            histogramSeries.append(series)
-            histograms.append(Histogram())
-            if help[series.name] == nil { help[series.name] = ("histogram", text) }
-            return histograms.count - 1
-        }
+        var counters = Table<Double>(initial: 0)
+        var histograms = Table(initial: Histogram())
     }
 
     /// A counter and a histogram found once (``slot(counter:_:counterHelp:histogram:_:histogramHelp:)``) and then
@@ -67,13 +65,19 @@ public final class Metrics: Sendable {
 
     /// Adds `amount` to the counter `name` with `labels`.
     public func increment(_ name: String, _ labels: [Label] = [], by amount: Double = 1, help: String) {
-        state.withLock { $0.counters[$0.counter(Series(name: name, labels: labels), help: help)] += amount }
+        state.withLock {
+            let index = $0.counters.position(of: Series(name: name, labels: labels), help: help)
+            $0.counters.values[index] += amount
+        }
     }
 
     /// Records one observation of `seconds` in the histogram `name` with `labels`.
     public func observe(_ name: String, _ labels: [Label] = [], seconds: Double, help: String) {
         // Changed in place: a copy out of the array and back would copy the bucket counts every time.
-        state.withLock { $0.histograms[$0.histogram(Series(name: name, labels: labels), help: help)].record(seconds) }
+        state.withLock {
+            let index = $0.histograms.position(of: Series(name: name, labels: labels), help: help)
+            $0.histograms.values[index].record(seconds)
+        }
     }
 
     /// The counter `counter` with `counterLabels` and the histogram `histogram` with `histogramLabels`, registered
@@ -84,40 +88,40 @@ public final class Metrics: Sendable {
     ) -> Slot {
         state.withLock {
             Slot(
-                counter: $0.counter(Series(name: counter, labels: counterLabels), help: counterHelp),
-                histogram: $0.histogram(Series(name: histogram, labels: histogramLabels), help: histogramHelp))
+                counter: $0.counters.position(of: Series(name: counter, labels: counterLabels), help: counterHelp),
+                histogram: $0.histograms.position(of: Series(name: histogram, labels: histogramLabels), help: histogramHelp))
         }
     }
 
     /// Adds one to the slot's counter and records `seconds` in its histogram.
     public func record(_ slot: Slot, seconds: Double) {
         state.withLock {
-            $0.counters[slot.counter] += 1
-            $0.histograms[slot.histogram].record(seconds)
+            $0.counters.values[slot.counter] += 1
+            $0.histograms.values[slot.histogram].record(seconds)
         }
     }
 
     /// The value of one counter (tests).
     public func counter(_ name: String, _ labels: [Label] = []) -> Double {
-        state.withLock { state in state.counterSlots[Series(name: name, labels: labels)].map { state.counters[$0] } ?? 0 }
+        state.withLock { $0.counters.all[Series(name: name, labels: labels)] } ?? 0
     }
 
     /// Every counter and histogram, then `gauges` (values read at this moment), in the Prometheus text format 0.0.4.
     public func exposition(gauges: [Gauge] = []) -> String {
         let snapshot = state.withLock { $0 }
         var text = PrometheusText()
-        let counters = Dictionary(uniqueKeysWithValues: zip(snapshot.counterSeries, snapshot.counters))
+        let counters = snapshot.counters.all
         for name in Set(counters.keys.map(\.name)).sorted() {
-            text.header(name, type: "counter", help: snapshot.help[name]?.text ?? "")
+            text.header(name, type: "counter", help: snapshot.counters.help[name] ?? "")
             for (series, value) in counters.filter({ $0.key.name == name }).sorted(by: {
                 $0.key.labels.description < $1.key.labels.description
             }) {
                 text.sample(name, series.labels, value)
             }
         }
-        let histograms = Dictionary(uniqueKeysWithValues: zip(snapshot.histogramSeries, snapshot.histograms))
+        let histograms = snapshot.histograms.all
         for name in Set(histograms.keys.map(\.name)).sorted() {
-            text.header(name, type: "histogram", help: snapshot.help[name]?.text ?? "")
+            text.header(name, type: "histogram", help: snapshot.histograms.help[name] ?? "")
             for (series, histogram) in histograms.filter({ $0.key.name == name }).sorted(by: {
                 $0.key.labels.description < $1.key.labels.description
             }) {
