@@ -11,8 +11,6 @@ import Testing
 
 extension LiveTests {
     struct LiveConcurrencyTests {
-        /// Waits (polling) until `condition` holds, for at most `limit`.
-
         private static func raiseFileLimit() {
             var limit = rlimit()
             getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)

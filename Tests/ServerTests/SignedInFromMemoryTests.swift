@@ -27,8 +27,8 @@ import Testing
         let author = Browser(base: live.base)
         try await author.signInThroughFront(handle: "maya.home.test", password: "maya-stories")
         // Both of a browser's cookies: without its CSRF cookie a page comes with a new one, and is not kept.
-        let session = "gs_session=\(try #require(author.cookie("gs_session")))"
-        let cookie = session + "; gs_csrf=\(try #require(author.cookie("gs_csrf")))"
+        let hers = try Self.cookies(of: author)
+        let cookie = hers.session + "; " + hers.csrf
         var answers: [String: [PrivateHouseholdTests.Answer]] = [:]
         for path in [page, data] {
             // The first render marks the story seen, which changes the key of her pages (the strip's rings follow
@@ -52,15 +52,15 @@ import Testing
         // Another member gets a page of their own, rendered for them, not the author's from memory.
         let other = Browser(base: live.base)
         try await other.signInThroughFront(handle: "jonas.home.test", password: "jonas-stories")
-        let otherCookie = "gs_session=\(try #require(other.cookie("gs_session"))); gs_csrf=\(try #require(other.cookie("gs_csrf")))"
-        let theirs = try await Self.get(live.base + page, cookie: otherCookie)
+        let his = try Self.cookies(of: other)
+        let theirs = try await Self.get(live.base + page, cookie: his.session + "; " + his.csrf)
         #expect(theirs.status == 200 && theirs.headers["x-request-id"] != nil && !theirs.text.contains(page + "/shares"))
 
         // A stranger, a forged session, her CSRF cookie without the session and a name that is not ours get nothing of it.
         for path in [page, data] {
             let stranger = try await Self.get(live.base + path, cookie: nil)
             let forged = try await Self.get(live.base + path, cookie: "gs_session=" + String(repeating: "A", count: 43))
-            let csrfOnly = try await Self.get(live.base + path, cookie: String(cookie.dropFirst(session.count + 2)))
+            let csrfOnly = try await Self.get(live.base + path, cookie: hers.csrf)
             let foreign = try await PrivateHouseholdTests.send("GET", live.base + path, cookie: cookie, headers: ["Host": "rebound.example"])
             for answer in [stranger, forged, csrfOnly] {
                 #expect([302, 401].contains(answer.status) && !answer.text.contains(story.uri), "\(path): \(answer.status)")
@@ -75,6 +75,11 @@ import Testing
             let after = try await Self.get(live.base + path, cookie: cookie)
             #expect([302, 401].contains(after.status) && !after.text.contains(story.uri), "\(path) after sign-out: \(after.status)")
         }
+    }
+
+    /// The browser's session and CSRF cookies, each as `name=value`.
+    static func cookies(of browser: Browser) throws -> (session: String, csrf: String) {
+        ("gs_session=" + (try #require(browser.cookie("gs_session"))), "gs_csrf=" + (try #require(browser.cookie("gs_csrf"))))
     }
 
     static func get(_ url: String, cookie: String?) async throws -> PrivateHouseholdTests.Answer {
