@@ -57,7 +57,7 @@ DATA=$WORK/data
 BLOB_FILES=$(find "$DATA/blobs" -type f | wc -l)
 BLOB_BYTES=$(du -sb "$DATA/blobs" | cut -f1)
 STORY_ROWS=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True).execute("SELECT COUNT(*) FROM records WHERE collection = ?", ("social.grain.story",)).fetchone()[0])' "$DATA/backend.sqlite")
-COOKIE=$(python3 "$HERE/signin.py" "http://127.0.0.1:$PORT" jonas.home.test jonas-stories)
+COOKIE=$(member_cookie "$PORT")
 curl -fsS -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/" | grep -q 'data-signed-in-as' \
   || { echo "the signed-in strip does not show the member" >&2; exit 1; }
 echo "Household: $STORY_ROWS stories, $BLOB_FILES blob files, $((BLOB_BYTES / 1048576)) MiB of blobs, seeded in $SEEDING s;" \

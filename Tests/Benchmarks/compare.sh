@@ -35,9 +35,9 @@ run_ours() {
   "$binary" serve --port "$PORT" --data "$WORK/data" --geocoder none --visibility "${VISIBILITY:-household}" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-  cookie=$(python3 "$HERE/signin.py" "http://127.0.0.1:$PORT" jonas.home.test jonas-stories)
+  cookie=$(member_cookie "$PORT")
   case $TARGET in
-    story) url=$(curl -fsS -H "Cookie: $cookie" -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||") ;;
+    story) url=$(story_path "$PORT" "$cookie") ;;
     strip) url=/ ;;
     *) echo "TARGET is story or strip, not $TARGET" >&2; exit 2 ;;
   esac

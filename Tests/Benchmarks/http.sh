@@ -45,15 +45,17 @@ case $VISIBILITY in household | public) ;; *) echo "VISIBILITY is household or p
 seed_and_serve "$WORK" "$PORT"
 mkdir -p "$WORK/www"
 # A member signed in once; wrk sends the cookie with every request, as the member's browser would.
-COOKIE=$(python3 "$HERE/signin.py" "http://127.0.0.1:$PORT" jonas.home.test jonas-stories)
+COOKIE=$(member_cookie "$PORT")
 curl -fsS -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/" -o "$WORK/www/signed-in.html"
 grep -q 'data-signed-in-as' "$WORK/www/signed-in.html" || { echo "the signed-in strip does not show the member" >&2; exit 1; }
 curl -fsS "http://127.0.0.1:$PORT/" -o "$WORK/www/index.html"
 # On a household server the viewer page and its blob are the member's (a stranger is sent to sign in); on a public
 # one they are fetched as anyone, as before.
+VIEWER_COOKIE=
+[ "$VISIBILITY" = household ] && VIEWER_COOKIE=$COOKIE
 AS_VIEWER=()
-[ "$VISIBILITY" = household ] && AS_VIEWER=(-H "Cookie: $COOKIE")
-VIEWER=$(curl -fsS "${AS_VIEWER[@]}" -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
+[ -n "$VIEWER_COOKIE" ] && AS_VIEWER=(-H "Cookie: $VIEWER_COOKIE")
+VIEWER=$(story_path "$PORT" "$VIEWER_COOKIE")
 curl -fsS "${AS_VIEWER[@]}" "http://127.0.0.1:$PORT$VIEWER" -o "$WORK/www/viewer.html"
 BLOB=$(grep -o 'class="viewer__photo" src="[^"]*"' "$WORK/www/viewer.html" | head -1 | sed -e 's/.*src="//' -e 's/"$//' -e "s|http://127.0.0.1:$PORT||")
 [ -n "$BLOB" ] || { echo "no full-size image on the viewer page $VIEWER" >&2; exit 1; }

@@ -30,6 +30,20 @@ seed_and_serve() {
   return 1
 }
 
+# Signs the benchmarks' member in on the server on PORT through the OAuth flow a browser takes (signin.py) and prints
+# the Cookie header its browser would then send.
+member_cookie() {
+  python3 "$HERE/signin.py" "http://127.0.0.1:$1" jonas.home.test jonas-stories
+}
+
+# The path of Maya's first story page on the server on PORT (where /stories/maya.home.test sends a browser), asked
+# with the Cookie header given as the second argument, if any.
+story_path() {
+  local port=$1 cookie=${2:-} args=()
+  [ -n "$cookie" ] && args=(-H "Cookie: $cookie")
+  curl -fsS "${args[@]}" -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/stories/maya.home.test" | sed "s|http://127.0.0.1:$port||"
+}
+
 # nginx 1.22 (Debian's nginx-light) serving WORK/www on PORT with 2 workers, logging nothing.
 start_nginx() {
   local work=$1 port=$2

@@ -20,8 +20,8 @@ trap 'kill $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
 seed_and_serve "$WORK" "$PORT"
-COOKIE=$(python3 "$HERE/signin.py" "http://127.0.0.1:$PORT" jonas.home.test jonas-stories)
-VIEWER=$(curl -fsS -H "Cookie: $COOKIE" -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
+COOKIE=$(member_cookie "$PORT")
+VIEWER=$(story_path "$PORT" "$COOKIE")
 case $TARGET in
   story) URL=$VIEWER ;;
   strip) URL=/ ;;

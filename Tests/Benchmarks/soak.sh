@@ -29,7 +29,7 @@ trap 'kill $WRK_PID $SERVER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 source "$HERE/lib.sh"
 
 VISIBILITY=public seed_and_serve "$WORK" "$PORT"
-VIEWER=$(curl -fsS -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PORT/stories/maya.home.test" | sed "s|http://127.0.0.1:$PORT||")
+VIEWER=$(story_path "$PORT")
 BLOB=$(curl -fsS "http://127.0.0.1:$PORT$VIEWER" | grep -o 'class="viewer__photo" src="[^"]*"' | head -1 \
   | sed -e 's/.*src="//' -e 's/"$//' -e "s|http://127.0.0.1:$PORT||")
 [ -n "$BLOB" ] || { echo "no full-size image on the viewer page $VIEWER" >&2; exit 1; }
